@@ -1,0 +1,69 @@
+import type {
+	IAuthenticateGeneric,
+	Icon,
+	ICredentialTestRequest,
+	ICredentialType,
+	INodeProperties,
+} from 'n8n-workflow';
+
+export class SoundSearchApi implements ICredentialType {
+	name = 'soundSearchApi';
+
+	displayName = 'Sound Search API';
+
+	icon: Icon = { light: 'file:../icons/soundSearch.svg', dark: 'file:../icons/soundSearch.dark.svg' };
+
+	documentationUrl =
+		'https://github.com/n8n-nodes-sound-search/n8n-nodes-sound-search?tab=readme-ov-file#credentials';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'API Key',
+			name: 'apiKey',
+			type: 'string',
+			typeOptions: { password: true },
+			required: true,
+			default: '',
+			description: 'Your service API key. It is sent as a Bearer token and never shown in output.',
+		},
+		{
+			displayName: 'Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			required: true,
+			default: '',
+			placeholder: 'http://127.0.0.1:4010',
+			description:
+				'Address of the Sound Search service, without a path (the node adds /v1/...). Every request, including the API key, goes to this host only.',
+		},
+	];
+
+	authenticate: IAuthenticateGeneric = {
+		type: 'generic',
+		properties: {
+			headers: {
+				Authorization: '=Bearer {{$credentials.apiKey}}',
+			},
+		},
+	};
+
+	// A search with an empty query is refused by the service before any fetch and never charged,
+	// but the key is checked first: a free way to tell a valid key from a rejected one.
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
+			url: '/v1/shortvideo/sound/search',
+			qs: { q: '' },
+		},
+		rules: [
+			{
+				type: 'responseCode',
+				properties: { value: 401, message: 'The service rejected this API key (401)' },
+			},
+			{
+				type: 'responseCode',
+				properties: { value: 403, message: 'This API key is revoked or not allowed (403)' },
+			},
+		],
+	};
+}

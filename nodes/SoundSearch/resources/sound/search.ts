@@ -1,0 +1,86 @@
+import type { INodeProperties } from 'n8n-workflow';
+import { PLATFORMS } from '../../shared/platforms';
+
+const showForSearch = { resource: ['sound'], operation: ['search'] };
+
+const platformOptions = Object.entries(PLATFORMS).map(([value, platform]) => ({
+	name: `${platform.displayName} (${platform.creditsPerCall} Credit${platform.creditsPerCall > 1 ? 's' : ''} per Call)`,
+	value,
+	description: `Sounds used on the ${platform.displayName.toLowerCase()}; every page costs ${platform.creditsPerCall} credit${platform.creditsPerCall > 1 ? 's' : ''}`,
+}));
+
+export const soundSearchFields: INodeProperties[] = [
+	{
+		displayName: 'Platform',
+		name: 'platform',
+		type: 'options',
+		displayOptions: { show: showForSearch },
+		options: platformOptions,
+		default: 'shortvideo',
+		description: 'Which platform to search. Each call (page) is billed in credits at the price shown.',
+	},
+	{
+		displayName: 'Query',
+		name: 'query',
+		type: 'string',
+		required: true,
+		displayOptions: { show: showForSearch },
+		default: '',
+		placeholder: 'e.g. lofi',
+		description:
+			'Keyword to search sounds and music tracks for, such as a song title, artist or mood. Must not be empty.',
+	},
+	{
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		displayOptions: { show: showForSearch },
+		default: false,
+		description:
+			'Whether to return all results by following the cursor page after page, or only up to a given limit. Every page costs credits.',
+	},
+	{
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		displayOptions: { show: { ...showForSearch, returnAll: [false] } },
+		typeOptions: { minValue: 1 },
+		default: 50,
+		description: 'Max number of results to return',
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		displayOptions: { show: showForSearch },
+		default: {},
+		options: [
+			{
+				displayName: 'Page Size',
+				name: 'pageSize',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: 100 },
+				default: 50,
+				description:
+					'How many sounds to ask for per call. A call costs the same whatever its size, so bigger pages cost fewer credits; the service may return fewer than asked.',
+			},
+			{
+				displayName: 'Simplify Output',
+				name: 'simplify',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to return flat items for spreadsheets: the audio and cover locations as single URL strings (audioUrl, coverImageUrl) instead of media objects, plus the platform and query searched',
+			},
+			{
+				displayName: 'Start Cursor',
+				name: 'startCursor',
+				type: 'string',
+				default: '',
+				description:
+					'Continue a search from this cursor (the nextCursor an earlier page returned) instead of from the first page',
+			},
+		],
+	},
+];

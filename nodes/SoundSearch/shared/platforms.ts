@@ -1,0 +1,11 @@
+/** The service's platforms, named as in its paths, with the credits one call costs (spec section 8). */
+export const PLATFORMS = {
+	shortvideo: { displayName: 'Short-Video Platform', creditsPerCall: 1 },
+	photosocial: { displayName: 'Photo-and-Video Platform', creditsPerCall: 2 },
+} as const;
+
+export type Platform = keyof typeof PLATFORMS;
+
+export function isPlatform(value: unknown): value is Platform {
+	return typeof value === 'string' && Object.prototype.hasOwnProperty.call(PLATFORMS, value);
+}

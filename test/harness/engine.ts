@@ -1,0 +1,113 @@
+import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
+import {
+	createRunExecutionData,
+	Workflow,
+	type IDataObject,
+	type INode,
+	type INodeExecutionData,
+	type INodeParameters,
+	type INodeType,
+	type INodeTypes,
+	type IRun,
+	type IWorkflowExecuteAdditionalData,
+} from 'n8n-workflow';
+import { SoundSearchApi } from '../../credentials/SoundSearchApi.credentials';
+import { SoundSearch } from '../../nodes/SoundSearch/SoundSearch.node';
+import { TestCredentialsHelper } from './credentialsHelper';
+
+export const NODE_TYPE = 'n8n-nodes-sound-search.soundSearch';
+export const NODE_NAME = 'Sound Search';
+
+const URL_KEYS = ['restApiUrl', 'instanceBaseUrl', 'webhookBaseUrl', 'webhookWaitingBaseUrl', 'webhookTestBaseUrl', 'formBaseUrl', 'formWaitingBaseUrl', 'formTestBaseUrl', 'mcpBaseUrl', 'mcpTestBaseUrl'];
+
+/** A source node for tests: emits the items given in its `items` parameter. */
+class InputItems implements INodeType {
+	description = {
+		displayName: 'Input Items',
+		name: 'inputItems',
+		group: ['input'],
+		version: 1,
+		description: 'Emits test items',
+		defaults: { name: 'Input' },
+		inputs: [],
+		outputs: ['main'],
+		properties: [{ displayName: 'Items', name: 'items', type: 'json', default: '[]' }],
+	} as INodeType['description'];
+
+	async execute(this: import('n8n-workflow').IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const items = this.getNodeParameter('items', 0) as IDataObject[];
+		return [items.map((json) => ({ json }))];
+	}
+}
+
+const nodeTypes: INodeTypes = {
+	getByName: (type) => registry[type],
+	getByNameAndVersion: (type) => registry[type],
+	getKnownTypes: () => ({}),
+};
+const registry: Record<string, INodeType> = { [NODE_TYPE]: new SoundSearch(), 'test.inputItems': new InputItems() };
+
+export interface SearchRun {
+	/** Items on the Sound Search node's first (main) output. */
+	items: INodeExecutionData[];
+	/** Items on its second output, when the node is set to "Continue (using error output)". */
+	errorItems: INodeExecutionData[];
+	/** The error the run failed with, if it failed. */
+	error?: Error & { description?: string; context?: IDataObject; httpCode?: string | null };
+	run: IRun;
+}
+
+export interface SearchRunOptions {
+	parameters: INodeParameters;
+	input?: IDataObject[];
+	credentials: { apiKey: string; baseUrl: string };
+	/** Node settings such as { onError: 'continueRegularOutput' } or { retryOnFail: true }. */
+	nodeSettings?: Partial<INode>;
+}
+
+/** Runs Input -> Sound Search through n8n-core's WorkflowExecute and returns what it produced. */
+export async function runSoundSearch(options: SearchRunOptions): Promise<SearchRun> {
+	const nodes: INode[] = [
+		{ id: '1', name: 'Input', type: 'test.inputItems', typeVersion: 1, position: [0, 0], parameters: { items: (options.input ?? [{}]) as unknown as INodeParameters[] } },
+		{
+			id: '2',
+			name: NODE_NAME,
+			type: NODE_TYPE,
+			typeVersion: 1,
+			position: [200, 0],
+			parameters: options.parameters,
+			credentials: { soundSearchApi: { id: 'c1', name: 'Sound Search account' } },
+			...options.nodeSettings,
+		},
+	];
+	const connections = { Input: { main: [[{ node: NODE_NAME, type: 'main' as const, index: 0 }]] } };
+	const workflow = new Workflow({ id: 'w1', nodes, connections, nodeTypes, active: false });
+	const run = await execute(workflow, options.credentials);
+	const output = run.data.resultData.runData[NODE_NAME]?.[0]?.data?.main ?? [];
+	return {
+		items: output[0] ?? [],
+		errorItems: output[1] ?? [],
+		error: run.data.resultData.error as SearchRun['error'],
+		run,
+	};
+}
+
+async function execute(workflow: Workflow, credentials: SearchRunOptions['credentials']): Promise<IRun> {
+	const hooks = new ExecutionLifecycleHooks('manual', 'e1', { id: 'w1', name: 'test', nodes: [], connections: {}, active: false, activeVersionId: null, isArchived: false, createdAt: new Date(), updatedAt: new Date() });
+	const finished = new Promise<IRun>((resolve) => hooks.addHandler('workflowExecuteAfter', resolve));
+	const additionalData = {
+		hooks,
+		credentialsHelper: new TestCredentialsHelper({ soundSearchApi: new SoundSearchApi() }, { soundSearchApi: credentials }),
+		currentNodeExecutionIndex: 0,
+		variables: {},
+		// Never contacted: the engine only builds $resumeWebhookUrl-style values from them.
+		...Object.fromEntries(URL_KEYS.map((key) => [key, 'http://127.0.0.1:5678/'])),
+		logAiEvent: () => {},
+	} as unknown as IWorkflowExecuteAdditionalData;
+	const start = workflow.getNode('Input') as INode;
+	const runData = createRunExecutionData({
+		executionData: { nodeExecutionStack: [{ node: start, data: { main: [[{ json: {} }]] }, source: null }] },
+	});
+	await new WorkflowExecute(additionalData, 'manual', runData).processRunExecutionData(workflow);
+	return await finished;
+}
