@@ -40,12 +40,36 @@ class InputItems implements INodeType {
 	}
 }
 
+/**
+ * What n8n's credential tester runs for a credential with a declarative `test`: a throwaway node
+ * whose only parameter routes the test request, authenticated with the credential under test.
+ */
+const credentialTest = new SoundSearchApi().test;
+class CredentialTestNode implements INodeType {
+	description = {
+		displayName: 'Credential Test',
+		name: 'credentialTest',
+		group: ['input'],
+		version: 1,
+		description: 'Sends the credential test request',
+		defaults: { name: 'Credential Test' },
+		inputs: ['main'],
+		outputs: ['main'],
+		credentials: [{ name: 'soundSearchApi', required: true }],
+		properties: [{ displayName: 'Temp', name: 'temp', type: 'string', default: '', routing: { request: credentialTest.request } }],
+	} as INodeType['description'];
+}
+
 const nodeTypes: INodeTypes = {
 	getByName: (type) => registry[type],
 	getByNameAndVersion: (type) => registry[type],
 	getKnownTypes: () => ({}),
 };
-const registry: Record<string, INodeType> = { [NODE_TYPE]: new SoundSearch(), 'test.inputItems': new InputItems() };
+const registry: Record<string, INodeType> = {
+	[NODE_TYPE]: new SoundSearch(),
+	'test.inputItems': new InputItems(),
+	'test.credentialTest': new CredentialTestNode(),
+};
 
 export interface SearchRun {
 	/** Items on the Sound Search node's first (main) output. */
@@ -67,22 +91,30 @@ export interface SearchRunOptions {
 
 /** Runs Input -> Sound Search through n8n-core's WorkflowExecute and returns what it produced. */
 export async function runSoundSearch(options: SearchRunOptions): Promise<SearchRun> {
+	return await runAfterInput(
+		{ name: NODE_NAME, type: NODE_TYPE, parameters: options.parameters, ...options.nodeSettings },
+		options.input ?? [{}],
+		options.credentials,
+	);
+}
+
+/** Runs the request of the credential's `test` the way n8n's credential tester does. */
+export async function runCredentialTest(credentials: SearchRunOptions['credentials']): Promise<SearchRun> {
+	return await runAfterInput({ name: NODE_NAME, type: 'test.credentialTest', parameters: {} }, [{}], credentials);
+}
+
+async function runAfterInput(
+	node: Pick<INode, 'name' | 'type' | 'parameters'> & Partial<INode>,
+	input: IDataObject[],
+	credentials: SearchRunOptions['credentials'],
+): Promise<SearchRun> {
 	const nodes: INode[] = [
-		{ id: '1', name: 'Input', type: 'test.inputItems', typeVersion: 1, position: [0, 0], parameters: { items: (options.input ?? [{}]) as unknown as INodeParameters[] } },
-		{
-			id: '2',
-			name: NODE_NAME,
-			type: NODE_TYPE,
-			typeVersion: 1,
-			position: [200, 0],
-			parameters: options.parameters,
-			credentials: { soundSearchApi: { id: 'c1', name: 'Sound Search account' } },
-			...options.nodeSettings,
-		},
+		{ id: '1', name: 'Input', type: 'test.inputItems', typeVersion: 1, position: [0, 0], parameters: { items: input as unknown as INodeParameters[] } },
+		{ id: '2', typeVersion: 1, position: [200, 0], credentials: { soundSearchApi: { id: 'c1', name: 'Sound Search account' } }, ...node },
 	];
 	const connections = { Input: { main: [[{ node: NODE_NAME, type: 'main' as const, index: 0 }]] } };
 	const workflow = new Workflow({ id: 'w1', nodes, connections, nodeTypes, active: false });
-	const run = await execute(workflow, options.credentials);
+	const run = await execute(workflow, credentials);
 	const output = run.data.resultData.runData[NODE_NAME]?.[0]?.data?.main ?? [];
 	return {
 		items: output[0] ?? [],
@@ -108,6 +140,11 @@ async function execute(workflow: Workflow, credentials: SearchRunOptions['creden
 	const runData = createRunExecutionData({
 		executionData: { nodeExecutionStack: [{ node: start, data: { main: [[{ json: {} }]] }, source: null }] },
 	});
-	await new WorkflowExecute(additionalData, 'manual', runData).processRunExecutionData(workflow);
+	try {
+		await new WorkflowExecute(additionalData, 'manual', runData).processRunExecutionData(workflow);
+	} catch (error) {
+		// n8n refuses some workflows before running any node (e.g. a required parameter left empty).
+		return { data: { resultData: { runData: {}, error } } } as unknown as IRun;
+	}
 	return await finished;
 }

@@ -1,19 +1,20 @@
 import type { IExecuteSingleFunctions } from 'n8n-workflow';
 
 // The engine starts every input item's search in one synchronous loop, so each item validates its
-// parameters before any of them awaits. Items record a failed validation here, keyed by the run's
-// execute-data object (shared by all items of one node run, garbage-collected with it), so that no
-// item spends credits on a run that is going to fail on another item's bad input.
-const invalidBatches = new WeakSet<object>();
+// parameters before any of them awaits. An item stays listed here until its validation succeeds;
+// the key is the run's execute-data object, shared by all items of one node run and
+// garbage-collected with it. So no item spends credits on a run that will fail on another item.
+const unvalidatedItems = new WeakMap<object, Set<number>>();
 
-/** Runs `read` for this item; if it throws, the whole node run is marked as having bad input. */
+/** Runs this item's validation `read`; while it has not succeeded the item counts as invalid. */
 export function validateInBatch<T>(ctx: IExecuteSingleFunctions, read: () => T): T {
-	try {
-		return read();
-	} catch (error) {
-		invalidBatches.add(ctx.getExecuteData());
-		throw error;
-	}
+	const key = ctx.getExecuteData();
+	const pending = unvalidatedItems.get(key) ?? new Set<number>();
+	unvalidatedItems.set(key, pending);
+	pending.add(ctx.getItemIndex());
+	const value = read();
+	pending.delete(ctx.getItemIndex());
+	return value;
 }
 
 /**
@@ -22,5 +23,5 @@ export function validateInBatch<T>(ctx: IExecuteSingleFunctions, read: () => T):
  */
 export async function batchMayProceed(ctx: IExecuteSingleFunctions): Promise<boolean> {
 	await Promise.resolve();
-	return ctx.continueOnFail() || !invalidBatches.has(ctx.getExecuteData());
+	return ctx.continueOnFail() || unvalidatedItems.get(ctx.getExecuteData())?.size === 0;
 }

@@ -54,8 +54,7 @@ async function fetchPage(
 		return page.json as unknown as SearchPage;
 	} catch (error) {
 		// Errors of our own (bad envelope, available: false) are already clear; HTTP failures are not.
-		if (error instanceof ServiceAnswerError) throw error;
-		throw serviceError(ctx, error);
+		throw error instanceof ServiceAnswerError ? error : serviceError(ctx, error);
 	}
 }
 

@@ -36,8 +36,7 @@ export const soundSearchFields: INodeProperties[] = [
 		type: 'boolean',
 		displayOptions: { show: showForSearch },
 		default: false,
-		description:
-			'Whether to return all results by following the cursor page after page, or only up to a given limit. Every page costs credits.',
+		description: 'Whether to return all results or only up to a given limit',
 	},
 	{
 		displayName: 'Limit',

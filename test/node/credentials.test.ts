@@ -1,0 +1,36 @@
+import { SoundSearchApi } from '../../credentials/SoundSearchApi.credentials';
+import { runCredentialTest } from '../harness/engine';
+import { API_KEY, REVOKED_KEY, requestsSeen, useReferenceService } from '../harness/searchFixture';
+
+const { service } = useReferenceService();
+const rules = new SoundSearchApi().test.rules ?? [];
+
+/** The message n8n's tester would show: a rule matching the HTTP status, else the status itself. */
+function testerVerdict(error: { httpCode?: string | null } | undefined): string {
+	if (!error) return 'Connection successful!';
+	const rule = rules.find((candidate) => String(candidate.properties.value) === error.httpCode);
+	return rule ? `${rule.properties.message}` : `HTTP ${error.httpCode}`;
+}
+
+describe('credential test', () => {
+	it('accepts a valid key with a free request (the refused empty query)', async () => {
+		const run = await runCredentialTest({ apiKey: API_KEY, baseUrl: `${service().url}/` });
+
+		expect(testerVerdict(run.error)).toBe('Connection successful!');
+		expect(await requestsSeen(service())).toEqual([
+			expect.objectContaining({ q: '', outcome: 'refused', creditsCharged: 0, authorization: `Bearer ${API_KEY}` }),
+		]);
+	});
+
+	it.each([
+		['an unknown key', 'not-a-key', 'The service rejected this API key (401)'],
+		['a revoked key', REVOKED_KEY, 'This API key is revoked or not allowed (403)'],
+	])('rejects %s, without spending credits', async (_case, apiKey, verdict) => {
+		const run = await runCredentialTest({ apiKey, baseUrl: service().url });
+
+		expect(testerVerdict(run.error)).toBe(verdict);
+		const calls = await requestsSeen(service());
+		expect(calls.length).toBeGreaterThan(0);
+		expect(calls.every((call) => call.creditsCharged === 0)).toBe(true);
+	});
+});

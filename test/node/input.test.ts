@@ -1,0 +1,100 @@
+import { requestsSeen, search, useReferenceService } from '../harness/searchFixture';
+
+const { service } = useReferenceService();
+
+const fromColumns = { platform: '={{ $json.platform }}', query: '={{ $json.keyword }}', limit: 3 };
+
+describe('one search per input item', () => {
+	it('resolves expressions per item and pairs every sound with its input item', async () => {
+		const input = [
+			{ keyword: 'lofi', platform: 'shortvideo' },
+			{ keyword: 'jazz', platform: 'photosocial' },
+			{ keyword: 'rain', platform: 'shortvideo' },
+		];
+		const run = await search(service(), { parameters: fromColumns, input });
+
+		expect(run.error).toBeUndefined();
+		expect(run.items).toHaveLength(9);
+		expect(run.items.map(({ pairedItem }) => pairedItem)).toEqual(
+			[0, 0, 0, 1, 1, 1, 2, 2, 2].map((item) => ({ item })),
+		);
+		expect(run.items.map(({ json }) => json.creditsCharged)).toEqual([1, 1, 1, 2, 2, 2, 1, 1, 1]);
+		const calls = await requestsSeen(service());
+		expect(calls.map((call) => `${call.platform} ${call.q}`).sort()).toEqual([
+			'photosocial jazz',
+			'shortvideo lofi',
+			'shortvideo rain',
+		]);
+	});
+
+	it('pairs all pages of a Return All search with the item that asked for it', async () => {
+		await service().setCatalogue({ query: 'cello', total: 120 });
+		const run = await search(service(), {
+			parameters: { platform: 'shortvideo', query: '={{ $json.keyword }}', returnAll: true },
+			input: [{ keyword: 'kazoo' }, { keyword: 'cello' }],
+		});
+
+		const forCello = run.items.filter(({ pairedItem }) => (pairedItem as { item: number }).item === 1);
+		expect(forCello).toHaveLength(120);
+		expect(new Set(forCello.map(({ json }) => json.page))).toEqual(new Set([1, 2, 3]));
+	});
+});
+
+describe('bad input is refused before any request', () => {
+	it.each([
+		['a whitespace query', { query: '   ' }, /"Query" parameter is empty \[item 0\]/],
+		['a limit of 0', { query: 'lofi', limit: 0 }, /"Limit" parameter must be a whole number.*but it is number 0 \[item 0\]/],
+		['a negative limit', { query: 'lofi', limit: -5 }, /"Limit".*number -5 \[item 0\]/],
+		['a fractional limit', { query: 'lofi', limit: 2.5 }, /"Limit".*number 2.5 \[item 0\]/],
+		['an absurd limit', { query: 'lofi', limit: 1e9 }, /"Limit".*from 1 to 100000/],
+		['a query that is not text', { query: '={{ 42 }}' }, /"Query" parameter must be text.*number 42 \[item 0\]/],
+		['a start cursor with spaces', { query: 'lofi', options: { startCursor: 'not a cursor' } }, /"Start Cursor" option is not a valid cursor/],
+	])('%s', async (_case, parameters, message) => {
+		const run = await search(service(), { parameters: { platform: 'shortvideo', limit: 5, ...parameters } });
+
+		expect(run.items).toHaveLength(0);
+		expect(run.error?.message).toMatch(message);
+		expect(run.error?.description).toMatch(/No request was sent and no credits were spent/);
+		expect(await requestsSeen(service())).toHaveLength(0);
+	});
+
+	it('leaves a literally empty query to n8n, which refuses the workflow before it runs', async () => {
+		const run = await search(service(), { parameters: { platform: 'shortvideo', query: '' } });
+
+		expect(run.error?.message).toMatch(/Parameter "Query" is required/);
+		expect(await requestsSeen(service())).toHaveLength(0);
+	});
+
+	it('names the item whose query is empty and searches none of the others', async () => {
+		const run = await search(service(), {
+			parameters: fromColumns,
+			input: [
+				{ keyword: 'lofi', platform: 'shortvideo' },
+				{ keyword: 'jazz', platform: 'photosocial' },
+				{ keyword: ' ', platform: 'shortvideo' },
+			],
+		});
+
+		expect(run.error?.message).toBe('The "Query" parameter is empty [item 2]');
+		expect(run.error?.context?.itemIndex).toBe(2);
+		expect(await requestsSeen(service())).toHaveLength(0);
+	});
+
+	it('with "Continue (regular output)", searches the good items and reports the bad one', async () => {
+		const run = await search(service(), {
+			parameters: fromColumns,
+			input: [
+				{ keyword: 'lofi', platform: 'shortvideo' },
+				{ keyword: '', platform: 'shortvideo' },
+			],
+			nodeSettings: { onError: 'continueRegularOutput' },
+		});
+
+		expect(run.error).toBeUndefined();
+		expect(run.items.filter(({ json }) => json.soundId)).toHaveLength(3);
+		const failed = run.items.filter(({ json }) => json.error);
+		expect(failed).toHaveLength(1);
+		expect(failed[0].json.error).toMatch(/"Query" parameter is empty \[item 1\]/);
+		expect((await requestsSeen(service())).map((call) => call.q)).toEqual(['lofi']);
+	});
+});

@@ -1,0 +1,87 @@
+import { API_KEY, fetchDirect, requestsSeen, search, serviceFields, useReferenceService } from '../harness/searchFixture';
+
+const { service } = useReferenceService();
+
+describe('platforms and prices', () => {
+	it.each([
+		['shortvideo', 1],
+		['photosocial', 2],
+	])('searches %s at %i credit(s) per call, sending the Bearer key', async (platform, price) => {
+		const run = await search(service(), { parameters: { platform, query: 'Rainy  Day', limit: 5 } });
+
+		expect(run.error).toBeUndefined();
+		expect(run.items).toHaveLength(5);
+		expect(run.items.every(({ json }) => json.creditsCharged === price && json.page === 1)).toBe(true);
+		const [call, ...others] = await requestsSeen(service());
+		expect(others).toHaveLength(0);
+		expect(call).toMatchObject({
+			path: `/v1/${platform}/sound/search`,
+			q: 'Rainy  Day',
+			limit: '5',
+			cursor: null,
+			authorization: `Bearer ${API_KEY}`,
+			creditsCharged: price,
+		});
+	});
+
+	it('passes every field of the service through unchanged', async () => {
+		const run = await search(service(), { parameters: { platform: 'shortvideo', query: 'ocean waves', limit: 3 } });
+		// The node's call filled the service's cache, so a direct identical call returns the same reading.
+		const direct = await fetchDirect(service(), 'shortvideo', { q: 'ocean waves', limit: 3 });
+
+		const expected = direct.body.data.items.map((item) => ({ ...item, cached: false, cacheAgeSeconds: 0 }));
+		expect(serviceFields(run)).toEqual(expected);
+		expect(Object.keys(run.items[0].json)).toEqual([
+			'soundId', 'title', 'authorName', 'postCount', 'durationSeconds', 'url', 'coverUrl',
+			'fetchedAt', 'cached', 'cacheAgeSeconds', 'creditsCharged', 'page',
+		]);
+	});
+
+	it('keeps the photo-and-video platform nulls as the service sends them', async () => {
+		const run = await search(service(), { parameters: { platform: 'photosocial', query: 'ocean waves', limit: 2 } });
+
+		expect(run.items[0].json).toMatchObject({
+			soundId: expect.stringMatching(/^1\d{15}$/),
+			title: expect.any(String),
+			url: null,
+			coverUrl: null,
+			postCount: null,
+			authorName: null,
+			durationSeconds: null,
+			creditsCharged: 2,
+		});
+	});
+});
+
+describe('simplified output', () => {
+	it('flattens media objects to single URL strings next to the native fields', async () => {
+		const run = await search(service(), {
+			parameters: { platform: 'shortvideo', query: 'lofi', limit: 2, options: { simplify: true } },
+		});
+		const direct = await fetchDirect(service(), 'shortvideo', { q: 'lofi', limit: 2 });
+		const [first] = direct.body.data.items as Array<{ url: { url_list: string[] }; coverUrl: { url_list: string[] } }>;
+
+		expect(run.items[0].json).toMatchObject({
+			soundId: direct.body.data.items[0].soundId,
+			audioUrl: first.url.url_list[0],
+			coverImageUrl: first.coverUrl.url_list[0],
+			platform: 'shortvideo',
+			query: 'lofi',
+			creditsCharged: 1,
+			page: 1,
+		});
+		for (const { json } of run.items) {
+			expect(Object.values(json).every((value) => value === null || typeof value !== 'object')).toBe(true);
+			expect(json).not.toHaveProperty('url');
+			expect(json).not.toHaveProperty('coverUrl');
+		}
+	});
+
+	it('gives null URLs where the platform has no media', async () => {
+		const run = await search(service(), {
+			parameters: { platform: 'photosocial', query: 'lofi', limit: 1, options: { simplify: true } },
+		});
+
+		expect(run.items[0].json).toMatchObject({ audioUrl: null, coverImageUrl: null, creditsCharged: 2 });
+	});
+});
