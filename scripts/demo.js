@@ -1,0 +1,41 @@
+'use strict';
+// Runs the Sound Search node once through n8n-core's real execution engine against the local
+// reference service (started here on 127.0.0.1, stopped by pid at the end) and prints what a
+// workflow would get: one item per sound, with the credits of the call that returned it.
+// Run through scripts/demo.sh, which compiles the engine harness first.
+
+const { startReferenceService } = require('../test/harness/referenceService');
+const { runSoundSearch } = require('../.cache/demo/test/harness/engine');
+
+const [query = 'lofi', platform = 'shortvideo', limit = '8'] = process.argv.slice(2);
+const DEMO_KEY = 'demo-key';
+
+async function main() {
+	const service = await startReferenceService({ keys: [DEMO_KEY] });
+	try {
+		const run = await runSoundSearch({
+			parameters: { platform, query, limit: Number(limit) },
+			credentials: { apiKey: DEMO_KEY, baseUrl: service.url },
+		});
+		if (run.error) throw run.error;
+		printItems(run.items.map(({ json }) => json));
+		const { totals } = await service.ledger();
+		console.log(`\n${run.items.length} sounds from ${totals.requests} call(s) to ${service.url}: ${totals.creditsCharged} credit(s) charged.`);
+		console.log('First item as the workflow sees it:\n' + JSON.stringify(run.items[0]?.json ?? null, null, 2));
+	} finally {
+		await service.stop();
+	}
+}
+
+function printItems(items) {
+	console.table(
+		items.map(({ soundId, title, authorName, postCount, durationSeconds, creditsCharged, page }) => ({
+			soundId, title, authorName, postCount, durationSeconds, creditsCharged, page,
+		})),
+	);
+}
+
+main().catch((error) => {
+	console.error(`Demo failed: ${error.message}${error.description ? `\n${error.description}` : ''}`);
+	process.exitCode = 1;
+});
