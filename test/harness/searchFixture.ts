@@ -57,7 +57,7 @@ export async function fetchDirect(
 	platform: string,
 	query: Record<string, string | number>,
 ): Promise<{ body: { data: { items: Record<string, unknown>[]; nextCursor: string | null } }; creditsCharged: string }> {
-	const qs = new URLSearchParams(Object.entries(query).map(([key, value]) => [key, String(value)]));
+	const qs = new URLSearchParams(Object.entries(query).map(([key, value]): [string, string] => [key, String(value)]));
 	const answer = await request(`${service.url}/v1/${platform}/sound/search?${qs}`, {
 		headers: { authorization: `Bearer ${API_KEY}` },
 	});

@@ -20,7 +20,7 @@ describe('Return All', () => {
 		expect(calls).toHaveLength(Math.ceil(1234 / SERVER_MAX_PAGE));
 		expect(calls[0].cursor).toBeNull();
 		expect(calls.slice(1).every((call) => typeof call.cursor === 'string')).toBe(true);
-		expect(run.items.at(-1)?.json.page).toBe(calls.length);
+		expect(run.items[run.items.length - 1].json.page).toBe(calls.length);
 		expect(calls.reduce((sum, call) => sum + call.creditsCharged, 0)).toBe(calls.length);
 	});
 
