@@ -1,15 +1,18 @@
 import {
-	NodeOperationError,
+	sleep,
 	type DeclarativeRestApiSettings,
 	type IDataObject,
 	type IExecutePaginationFunctions,
 	type INodeExecutionData,
 } from 'n8n-workflow';
 import { ServiceAnswerError } from './answerError';
+import { asNodeError, errorItem } from './failure';
 import { batchMayProceed, validateInBatch } from './inputBatch';
+import { retryDelayMs } from './retryPolicy';
 import { readSearchInput, type SearchInput } from './searchInput';
 import type { SearchPage } from './searchPage';
-import { serviceError } from './serviceError';
+import { SearchProgress } from './searchProgress';
+import { failedCall, serviceError } from './serviceError';
 import { toSoundItems } from './soundItems';
 
 /**
@@ -20,26 +23,38 @@ export async function paginateSearch(
 	this: IExecutePaginationFunctions,
 	requestData: DeclarativeRestApiSettings.ResultOptions,
 ): Promise<INodeExecutionData[]> {
-	const input = validateInBatch(this, () => readSearchInput(this));
-	if (!(await batchMayProceed(this))) return [];
+	try {
+		const input = validateInBatch(this, () => readSearchInput(this, requestData.options.baseURL));
+		if (!(await batchMayProceed(this))) return [];
+		return await collectSounds(this, requestData, input);
+	} catch (error) {
+		const nodeError = asNodeError(this, error);
+		if (!this.continueOnFail()) throw nodeError;
+		return [errorItem(this, nodeError)];
+	}
+}
+
+async function collectSounds(
+	ctx: IExecutePaginationFunctions,
+	requestData: DeclarativeRestApiSettings.ResultOptions,
+	input: SearchInput,
+): Promise<INodeExecutionData[]> {
 	const sounds: INodeExecutionData[] = [];
-	const seenCursors = new Set<string>();
+	const progress = new SearchProgress(input.maxPages);
 	let cursor = input.startCursor;
-	for (let pageNumber = 1; ; pageNumber++) {
-		const page = await fetchPage(this, requestData, input, pageSize(input, sounds.length), cursor);
-		sounds.push(...toSoundItems(page, pageNumber, input, this.getItemIndex()));
+	for (;;) {
+		const limit = Math.min(input.pageSize, input.limit - sounds.length);
+		const page = await fetchPage(ctx, requestData, input, limit, cursor);
+		progress.record(page);
+		sounds.push(...toSoundItems(page, progress.pages, input, ctx.getItemIndex()));
 		if (page.nextCursor === null || sounds.length >= input.limit) break;
-		if (seenCursors.has(page.nextCursor)) throw repeatedCursor(this, pageNumber);
-		seenCursors.add(page.nextCursor);
+		progress.checkNext(ctx, { ...page, nextCursor: page.nextCursor });
 		cursor = page.nextCursor;
 	}
 	return sounds.slice(0, input.limit);
 }
 
-function pageSize(input: SearchInput, collected: number): number {
-	return Math.min(input.pageSize, input.limit - collected);
-}
-
+/** One page, retried within the page's own budget when the failure is worth another try. */
 async function fetchPage(
 	ctx: IExecutePaginationFunctions,
 	requestData: DeclarativeRestApiSettings.ResultOptions,
@@ -49,18 +64,18 @@ async function fetchPage(
 ): Promise<SearchPage> {
 	const qs: IDataObject = { ...requestData.options.qs, q: input.query, limit };
 	if (cursor !== undefined) qs.cursor = cursor;
-	try {
-		const [page] = await ctx.makeRoutingRequest({ ...requestData, options: { ...requestData.options, qs } });
-		return page.json as unknown as SearchPage;
-	} catch (error) {
-		// Errors of our own (bad envelope, available: false) are already clear; HTTP failures are not.
-		throw error instanceof ServiceAnswerError ? error : serviceError(ctx, error);
+	const options = { ...requestData.options, qs, timeout: input.timeoutMs };
+	for (let attempt = 1; ; attempt++) {
+		try {
+			const [page] = await ctx.makeRoutingRequest({ ...requestData, options });
+			return page.json as unknown as SearchPage;
+		} catch (error) {
+			// An answer that came back (available: false, wrong shape) would come back again.
+			if (error instanceof ServiceAnswerError) throw asNodeError(ctx, error);
+			const call = failedCall(error);
+			const delay = retryDelayMs(call, attempt, input.maxRetries);
+			if (delay === undefined || ctx.getExecutionCancelSignal()?.aborted) throw serviceError(ctx, call, attempt);
+			await sleep(delay);
+		}
 	}
-}
-
-function repeatedCursor(ctx: IExecutePaginationFunctions, pageNumber: number) {
-	return new NodeOperationError(ctx.getNode(), 'The service returned a cursor it had already returned', {
-		itemIndex: ctx.getItemIndex(),
-		description: `Page ${pageNumber} pointed back to an earlier page, so following it would loop forever (and spend credits on every lap). The search was stopped.`,
-	});
 }

@@ -1,4 +1,10 @@
-import { NodeOperationError, type IDataObject, type IExecuteSingleFunctions } from 'n8n-workflow';
+import {
+	NodeOperationError,
+	type IDataObject,
+	type IExecuteSingleFunctions,
+	type INodeProperties,
+} from 'n8n-workflow';
+import { soundSearchFields } from '../resources/sound/search';
 import { isPlatform, type Platform } from './platforms';
 
 /** What one input item asks for, checked before any (paid) request is made. */
@@ -10,25 +16,56 @@ export interface SearchInput {
 	pageSize: number;
 	startCursor?: string;
 	simplify: boolean;
+	/** Calls one search may make before it stops (a guard against runaway spend). */
+	maxPages: number;
+	/** Retries of one page after a rate limit, a service failure, a timeout or a dropped connection. */
+	maxRetries: number;
+	timeoutMs: number;
 }
 
-export const MAX_LIMIT = 100_000;
-export const MAX_PAGE_SIZE = 100;
 const MAX_CURSOR_LENGTH = 2048;
 
-export function readSearchInput(ctx: IExecuteSingleFunctions): SearchInput {
+export function readSearchInput(ctx: IExecuteSingleFunctions, baseUrl: unknown): SearchInput {
+	checkBaseUrl(ctx, baseUrl);
 	const options = ctx.getNodeParameter('options', {}) as IDataObject;
 	const returnAll = ctx.getNodeParameter('returnAll', false) === true;
+	const option = (name: string) => readWholeNumber(ctx, numberField(name), options[name]);
 	return {
 		platform: readPlatform(ctx),
 		query: readQuery(ctx),
-		limit: returnAll ? Infinity : readWholeNumber(ctx, 'Limit', ctx.getNodeParameter('limit', 50), MAX_LIMIT),
-		pageSize: readWholeNumber(ctx, 'Page Size', options.pageSize ?? MAX_PAGE_SIZE / 2, MAX_PAGE_SIZE),
+		limit: returnAll ? Infinity : readWholeNumber(ctx, numberField('limit'), ctx.getNodeParameter('limit', null)),
+		pageSize: option('pageSize'),
 		startCursor: readStartCursor(ctx, options.startCursor),
 		simplify: options.simplify === true,
+		maxPages: option('maxPages'),
+		maxRetries: option('maxRetries'),
+		timeoutMs: option('timeoutMs'),
 	};
 }
 
+/** A number parameter's description (top level or in Options): its range and default. */
+function numberField(name: string): INodeProperties {
+	const options = soundSearchFields.find((field) => field.name === 'options')?.options ?? [];
+	const fields = [...soundSearchFields, ...(options as INodeProperties[])];
+	return fields.find((field) => field.name === name && field.type === 'number') as INodeProperties;
+}
+
+/** The credential's Base URL must be a bare http(s) origin: the node appends /v1/... itself. */
+function checkBaseUrl(ctx: IExecuteSingleFunctions, baseUrl: unknown) {
+	let url: URL | undefined;
+	try {
+		url = new URL(String(baseUrl));
+	} catch {
+		url = undefined;
+	}
+	const bare = url && /^https?:$/.test(url.protocol) && url.pathname === '/' && !url.search && !url.hash;
+	if (bare && !url?.username && !url?.password) return;
+	throw invalid(
+		ctx,
+		`The "Base URL" of the Sound Search API credential is not a bare http(s) address: ${JSON.stringify(String(baseUrl ?? '').slice(0, 80))}`,
+		'Set it to the service address only, like https://sound-search.example.com or http://127.0.0.1:4010, without a path, query, fragment or user info.',
+	);
+}
 function invalid(ctx: IExecuteSingleFunctions, message: string, description: string) {
 	const itemIndex = ctx.getItemIndex();
 	return new NodeOperationError(ctx.getNode(), `${message} [item ${itemIndex}]`, {
@@ -67,12 +104,16 @@ function readQuery(ctx: IExecuteSingleFunctions): string {
 	return trimmed;
 }
 
-function readWholeNumber(ctx: IExecuteSingleFunctions, name: string, value: unknown, max: number): number {
-	if (typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= max) return value;
+/** Checks a number against its description's range; an unset option takes its default. */
+function readWholeNumber(ctx: IExecuteSingleFunctions, field: INodeProperties, raw: unknown): number {
+	const value = raw ?? field.default;
+	const { minValue: min, maxValue: max } = field.typeOptions as { minValue: number; maxValue: number };
+	if (typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max) return value;
+	const name = field.displayName;
 	throw invalid(
 		ctx,
-		`The "${name}" parameter must be a whole number from 1 to ${max}, but it is ${describe(value)}`,
-		name === 'Limit' ? 'Set a limit of at least 1, or turn on Return All.' : `Set "${name}" to a whole number.`,
+		`The "${name}" parameter must be a whole number from ${min} to ${max}, but it is ${describe(value)}`,
+		name === 'Limit' ? 'Set a limit of at least 1, or turn on Return All.' : `Set "${name}" to a whole number in that range.`,
 	);
 }
 

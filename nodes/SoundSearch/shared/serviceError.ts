@@ -1,9 +1,11 @@
 import { NodeApiError, type IDataObject, type IExecuteSingleFunctions, type JsonObject } from 'n8n-workflow';
 import { readCreditsCharged } from './searchPage';
 
-interface FailedCall {
+/** What is known of a call that got no usable answer. */
+export interface FailedCall {
 	status?: number;
 	headers?: IDataObject;
+	/** Network error code, such as ECONNREFUSED or ECONNABORTED (timeout). */
 	code?: string;
 }
 
@@ -22,12 +24,14 @@ const STATUS_MESSAGES: Record<number, [string, string]> = {
 	],
 	429: [
 		'The service is rate limiting this API key (429 Too Many Requests)',
-		'Run fewer searches at once or space them out, then try again.',
+		'Run fewer searches at once or space them out (e.g. the Loop Over Items node with a Wait), then try again.',
 	],
 };
 
+const TIMEOUT_CODES = new Set(['ECONNABORTED', 'ETIMEDOUT']);
+
 /** Reads status, headers and network code from an error thrown by an n8n HTTP helper. */
-function failedCall(error: unknown): FailedCall {
+export function failedCall(error: unknown): FailedCall {
 	const cause = (error as { cause?: unknown })?.cause ?? error;
 	const { response, code } = (cause ?? {}) as { response?: IDataObject; code?: string };
 	const status = typeof response?.status === 'number' ? response.status : undefined;
@@ -37,12 +41,15 @@ function failedCall(error: unknown): FailedCall {
 function describeCall({ status, code }: FailedCall): [string, string] {
 	if (status !== undefined && STATUS_MESSAGES[status]) return STATUS_MESSAGES[status];
 	if (status !== undefined && status >= 500) {
-		return [
-			`The service failed to answer (${status})`,
-			'A failure on the service side is not charged. Try again later; Retry On Fail in the node settings can do it for you.',
-		];
+		return [`The service failed to answer (${status})`, 'A failure on the service side is not charged. Try again later.'];
 	}
 	if (status !== undefined) return [`The service refused the request (${status})`, 'Check the node parameters.'];
+	if (code && TIMEOUT_CODES.has(code)) {
+		return [
+			'The service did not answer in time',
+			'Raise the Timeout option if the service is slow, or try again later. A service-side timeout is not charged.',
+		];
+	}
 	return [
 		`Could not reach the Sound Search service (${code ?? 'no response'})`,
 		'Check the Base URL of the Sound Search API credential and that the service is up.',
@@ -50,18 +57,19 @@ function describeCall({ status, code }: FailedCall): [string, string] {
 }
 
 /**
- * A clear error for a call that got no usable HTTP answer. It is built from the status and the
- * charged credits only: the original error carries the request, Authorization header included.
+ * A clear error for a call that got no usable HTTP answer. It is built from the status, the
+ * network code and the charged credits only: the original error carries the request, its
+ * Authorization header included.
  */
-export function serviceError(ctx: IExecuteSingleFunctions, error: unknown): NodeApiError {
-	const call = failedCall(error);
+export function serviceError(ctx: IExecuteSingleFunctions, call: FailedCall, attempts: number): NodeApiError {
 	const creditsCharged = readCreditsCharged(call.headers);
 	const [message, advice] = describeCall(call);
-	const charged = creditsCharged === null ? '' : ` The call was charged ${creditsCharged} credit(s).`;
-	return new NodeApiError(ctx.getNode(), { status: call.status ?? null, creditsCharged } as JsonObject, {
+	const tried = attempts > 1 ? ` The call was tried ${attempts} times.` : '';
+	const charged = creditsCharged === null ? '' : ` The last try was charged ${creditsCharged} credit(s).`;
+	return new NodeApiError(ctx.getNode(), { status: call.status ?? null, code: call.code ?? null } as JsonObject, {
 		itemIndex: ctx.getItemIndex(),
 		httpCode: call.status === undefined ? undefined : String(call.status),
 		message,
-		description: `${advice}${charged}`,
+		description: `${advice}${tried}${charged}`,
 	});
 }

@@ -43,7 +43,7 @@ export const soundSearchFields: INodeProperties[] = [
 		name: 'limit',
 		type: 'number',
 		displayOptions: { show: { ...showForSearch, returnAll: [false] } },
-		typeOptions: { minValue: 1 },
+		typeOptions: { minValue: 1, maxValue: 100000 },
 		default: 50,
 		description: 'Max number of results to return',
 	},
@@ -56,6 +56,15 @@ export const soundSearchFields: INodeProperties[] = [
 		default: {},
 		options: [
 			{
+				displayName: 'Max Pages',
+				name: 'maxPages',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: 10000 },
+				default: 100,
+				description:
+					'Most calls one search may make (per input item) before it stops with an error that says how to go on. Guards against surprise bills: raise it for very large Return All searches.',
+			},
+			{
 				displayName: 'Page Size',
 				name: 'pageSize',
 				type: 'number',
@@ -63,6 +72,15 @@ export const soundSearchFields: INodeProperties[] = [
 				default: 50,
 				description:
 					'How many sounds to ask for per call. A call costs the same whatever its size, so bigger pages cost fewer credits; the service may return fewer than asked.',
+			},
+			{
+				displayName: 'Retries per Page',
+				name: 'maxRetries',
+				type: 'number',
+				typeOptions: { minValue: 0, maxValue: 5 },
+				default: 2,
+				description:
+					'How many times to retry a page after a rate limit (429, honouring Retry-After up to 60 s), a failure of the service (5xx), a timeout or a dropped connection, waiting 1 s, 2 s, 4 s… Other errors are never retried',
 			},
 			{
 				displayName: 'Simplify Output',
@@ -79,6 +97,14 @@ export const soundSearchFields: INodeProperties[] = [
 				default: '',
 				description:
 					'Continue a search from this cursor (the nextCursor an earlier page returned) instead of from the first page',
+			},
+			{
+				displayName: 'Timeout',
+				name: 'timeoutMs',
+				type: 'number',
+				typeOptions: { minValue: 1000, maxValue: 300000 },
+				default: 30000,
+				description: 'Milliseconds to wait for each call before giving up on it (and retrying it, see Retries per Page)',
 			},
 		],
 	},
