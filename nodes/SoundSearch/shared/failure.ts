@@ -13,13 +13,13 @@ export function asNodeError(ctx: IExecuteSingleFunctions, error: unknown): Execu
 
 /**
  * The item a failed search yields when the node continues on error: paired with its input item
- * (the engine's own error item is not) and carrying the error, so n8n sends it to the error
- * output with "Continue (using error output)" and keeps it in line otherwise.
+ * (the engine's own error item is not). Its json holds only `error` and `details`, the shape n8n
+ * recognises as an error item: it goes to the error output with "Continue (using error output)"
+ * and keeps the description (n8n would reduce an item carrying an Error object to its message).
  */
 export function errorItem(ctx: IExecuteSingleFunctions, error: ExecutionBaseError): INodeExecutionData {
 	return {
-		json: { error: error.message, ...(error.description ? { description: error.description } : {}) },
-		error: error as INodeExecutionData['error'],
+		json: { error: error.message, ...(error.description ? { details: error.description } : {}) },
 		pairedItem: { item: ctx.getItemIndex() },
 	};
 }

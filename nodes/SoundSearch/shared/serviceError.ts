@@ -50,9 +50,10 @@ function describeCall({ status, code }: FailedCall): [string, string] {
 			'Raise the Timeout option if the service is slow, or try again later. A service-side timeout is not charged.',
 		];
 	}
+	// The network code goes in the description: n8n rewrites messages that contain one.
 	return [
-		`Could not reach the Sound Search service (${code ?? 'no response'})`,
-		'Check the Base URL of the Sound Search API credential and that the service is up.',
+		'Could not reach the Sound Search service',
+		`The connection failed (${code ?? 'no response'}). Check the Base URL of the Sound Search API credential and that the service is up.`,
 	];
 }
 
@@ -66,7 +67,7 @@ export function serviceError(ctx: IExecuteSingleFunctions, call: FailedCall, att
 	const [message, advice] = describeCall(call);
 	const tried = attempts > 1 ? ` The call was tried ${attempts} times.` : '';
 	const charged = creditsCharged === null ? '' : ` The last try was charged ${creditsCharged} credit(s).`;
-	return new NodeApiError(ctx.getNode(), { status: call.status ?? null, code: call.code ?? null } as JsonObject, {
+	return new NodeApiError(ctx.getNode(), { status: call.status ?? null, networkError: call.code ?? null } as JsonObject, {
 		itemIndex: ctx.getItemIndex(),
 		httpCode: call.status === undefined ? undefined : String(call.status),
 		message,
