@@ -114,7 +114,7 @@ async function runAfterInput(
 	];
 	const connections = { Input: { main: [[{ node: NODE_NAME, type: 'main' as const, index: 0 }]] } };
 	const workflow = new Workflow({ id: 'w1', nodes, connections, nodeTypes, active: false });
-	const run = await execute(workflow, credentials);
+	const run = await withKeyLeakCheck(credentials.apiKey, async () => await execute(workflow, credentials));
 	const output = run.data.resultData.runData[NODE_NAME]?.[0]?.data?.main ?? [];
 	return {
 		items: output[0] ?? [],
@@ -122,6 +122,32 @@ async function runAfterInput(
 		error: run.data.resultData.error as SearchRun['error'],
 		run,
 	};
+}
+
+const LOG_METHODS = ['log', 'info', 'warn', 'error', 'debug'] as const;
+
+/**
+ * Every run of the suite goes through here, so every case (faults included) proves the API key is
+ * in no output item, no error (message, description, stack) and no line n8n or the node logged.
+ */
+async function withKeyLeakCheck(apiKey: string, runWorkflow: () => Promise<IRun>): Promise<IRun> {
+	const spies = LOG_METHODS.map((method) => jest.spyOn(console, method));
+	let run: IRun;
+	try {
+		run = await runWorkflow();
+	} finally {
+		spies.forEach((spy) => spy.mockRestore());
+	}
+	const error = run.data.resultData.error as (Error & { description?: string }) | undefined;
+	const places = {
+		'the run data (items and errors)': JSON.stringify(run.data),
+		'the error': [error?.message, error?.description, error?.stack].join('\n'),
+		'the logs': spies.flatMap((spy) => spy.mock.calls.map((args) => args.map(String).join(' '))).join('\n'),
+	};
+	for (const [place, text] of Object.entries(places)) {
+		if (apiKey.length >= 8 && text.includes(apiKey)) throw new Error(`The API key leaked into ${place}`);
+	}
+	return run;
 }
 
 async function execute(workflow: Workflow, credentials: SearchRunOptions['credentials']): Promise<IRun> {
