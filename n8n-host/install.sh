@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Installs the pinned n8n application into .cache/n8n-host/node_modules (gitignored), once per
+# machine. It lives under a dot folder because `n8n-node build` copies every *.svg/*.png it finds
+# outside dot folders into dist/ (and so into the published package).
+# Idempotent: when the installed n8n matches the pin and the stamp of a completed install matches
+# package.json + package-lock.json, it does nothing. See README.md for why it installs this way.
+set -euo pipefail
+host_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# shellcheck source=../scripts/node24.sh
+source "$host_dir/../scripts/node24.sh"
+install_dir="$host_dir/../.cache/n8n-host"
+mkdir -p "$install_dir"
+cp "$host_dir/package.json" "$host_dir/package-lock.json" "$install_dir/"
+cd "$install_dir"
+
+t0=$(date +%s.%N)
+elapsed() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }
+
+pin="$(node -p 'require("./package.json").dependencies.n8n')"
+stamp="node_modules/.n8n-host-install-stamp"
+# The stamp ties a completed install to the pin, the Node major and the manifest + lockfile.
+stamp_value() {
+  echo "n8n@$pin node@$(node -p 'process.versions.node.split(".")[0]')" \
+    "$(cat package.json package-lock.json 2>/dev/null | sha256sum | cut -c1-16)"
+}
+
+installed_version() {
+  node -p 'require("./node_modules/n8n/package.json").version' 2>/dev/null || echo none
+}
+up_to_date() {
+  [ -x node_modules/.bin/n8n ] && [ "$(installed_version)" = "$pin" ] &&
+    [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$(stamp_value)" ]
+}
+
+if up_to_date; then
+  echo "[n8n-host] n8n $pin already installed ($(elapsed "$t0") s)" >&2
+  exit 0
+fi
+
+# Two test processes may call this at once: serialise them, then re-check.
+mkdir -p "$host_dir/../.cache"
+exec 9>"$host_dir/../.cache/n8n-host-install.lock"
+flock 9
+if up_to_date; then
+  echo "[n8n-host] n8n $pin installed by a concurrent run ($(elapsed "$t0") s)" >&2
+  exit 0
+fi
+
+echo "[n8n-host] installing n8n $pin (installed: $(installed_version)); this takes a few minutes" >&2
+rm -f "$stamp"
+# --ignore-scripts: @confluentinc/kafka-javascript's install script downloads from the internet.
+# isolated-vm's Node 24 prebuild is found without its script; sqlite3 is rebuilt below.
+t1=$(date +%s.%N)
+npm install --ignore-scripts --no-audit --no-fund --loglevel=error >&2
+echo "[n8n-host] npm install: $(elapsed "$t1") s" >&2
+# sqlite3 needs its native addon; it builds against npm_config_nodedir (Node 24 headers,
+# exported by node24.sh). Its prebuilt-binary download is unreachable here, so this compiles.
+t1=$(date +%s.%N)
+npm rebuild sqlite3 --loglevel=error >&2
+echo "[n8n-host] npm rebuild sqlite3: $(elapsed "$t1") s" >&2
+
+if [ "$(installed_version)" != "$pin" ]; then
+  echo "[n8n-host] installed n8n is $(installed_version), expected $pin" >&2
+  exit 1
+fi
+node -e 'require("./node_modules/sqlite3")' || {
+  echo "[n8n-host] sqlite3 does not load after the rebuild" >&2
+  exit 1
+}
+stamp_value >"$stamp"
+echo "[n8n-host] n8n $pin installed in $(elapsed "$t0") s" >&2
