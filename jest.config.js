@@ -3,6 +3,8 @@ module.exports = {
 	testEnvironment: 'node',
 	roots: ['<rootDir>/test'],
 	testMatch: ['**/*.test.ts', '**/*.test.js'],
+	// Suites that need a real n8n (and more) have their own configs: jest.<layer>.config.js.
+	testPathIgnorePatterns: ['/node_modules/', '/test/e2e/', '/test/editor/', '/test/queue/'],
 	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }] },
 	testTimeout: 30_000,
 };
