@@ -9,3 +9,4 @@ echo "== build" && npx n8n-node build >/dev/null
 echo "== lint (strict)" && npx n8n-node lint
 echo "== type-check tests" && npx tsc -p tsconfig.test.json
 echo "== unit, engine and reference-service tests" && npx jest "$@"
+echo "== community-package scanner (source tree and packed tarball)" && node test/scanner/scan.mjs
