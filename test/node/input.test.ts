@@ -49,6 +49,12 @@ describe('bad input is refused before any request', () => {
 		['an absurd limit', { query: 'lofi', limit: 1e9 }, /"Limit".*from 1 to 100000/],
 		['a query that is not text', { query: '={{ 42 }}' }, /"Query" parameter must be text.*number 42 \[item 0\]/],
 		['a start cursor with spaces', { query: 'lofi', options: { startCursor: 'not a cursor' } }, /"Start Cursor" option is not a valid cursor/],
+		['a start cursor too long to be one', { query: 'lofi', options: { startCursor: 'c'.repeat(2049) } }, /"Start Cursor" option is not a valid cursor/],
+		['a page size of 0', { query: 'lofi', options: { pageSize: 0 } }, /"Page Size" parameter must be a whole number from 1 to 100/],
+		['max pages of 0', { query: 'lofi', options: { maxPages: 0 } }, /"Max Pages" parameter must be a whole number from 1 to 10000/],
+		['too many retries', { query: 'lofi', options: { maxRetries: 9 } }, /"Retries per Page" parameter must be a whole number from 0 to 5/],
+		['a timeout below a second', { query: 'lofi', options: { timeoutMs: 10 } }, /"Timeout" parameter must be a whole number from 1000 to 300000/],
+		['an unknown platform', { query: 'lofi', platform: '={{ "radio" }}' }, /"Platform" parameter is not a known platform: "radio"/],
 	])('%s', async (_case, parameters, message) => {
 		const run = await search(service(), { parameters: { platform: 'shortvideo', limit: 5, ...parameters } });
 
