@@ -40,6 +40,39 @@ describe('one search per input item', () => {
 	});
 });
 
+describe('repeated keywords in one run', () => {
+	it('searches an identical search once; the repeats reuse its sounds at 0 credits', async () => {
+		await service().setCatalogue({ query: 'reggaeton', total: 70 });
+		const run = await search(service(), {
+			parameters: { platform: 'photosocial', query: '={{ $json.keyword }}', returnAll: true },
+			input: [{ keyword: 'reggaeton' }, { keyword: 'techno' }, { keyword: 'reggaeton' }],
+		});
+
+		const forItem = (item: number) => run.items.filter(({ pairedItem }) => (pairedItem as { item: number }).item === item);
+		expect(forItem(0)).toHaveLength(70);
+		expect(forItem(2).map(({ json }) => json.soundId)).toEqual(forItem(0).map(({ json }) => json.soundId));
+		expect(forItem(0).every(({ json }) => json.creditsCharged === 2)).toBe(true);
+		expect(forItem(2).every(({ json }) => json.creditsCharged === 0)).toBe(true);
+		const calls = await requestsSeen(service());
+		expect(calls.filter((call) => call.q === 'reggaeton')).toHaveLength(2);
+		expect(calls.reduce((sum, call) => sum + call.creditsCharged, 0)).toBe(2 * calls.length);
+	});
+
+	it('a failed shared search fails each repeat as its own item', async () => {
+		const run = await search(service(), {
+			parameters: { platform: 'shortvideo', query: '={{ $json.keyword }}', limit: 2 },
+			input: [{ keyword: 'private sound' }, { keyword: 'private sound' }],
+			nodeSettings: { onError: 'continueRegularOutput' },
+		});
+
+		expect(run.items.map(({ json, pairedItem }) => [json.error, pairedItem])).toEqual([
+			['The service answered available: false with status "private"', { item: 0 }],
+			['The service answered available: false with status "private"', { item: 1 }],
+		]);
+		expect(await requestsSeen(service())).toHaveLength(1);
+	});
+});
+
 describe('bad input is refused before any request', () => {
 	it.each([
 		['a whitespace query', { query: '   ' }, /"Query" parameter is empty \[item 0\]/],

@@ -7,8 +7,8 @@ import {
 } from 'n8n-workflow';
 import { ServiceAnswerError } from './answerError';
 import { asNodeError, errorItem } from './failure';
-import { batchMayProceed, validateInBatch } from './inputBatch';
 import { retryDelayMs } from './retryPolicy';
+import { batchMayProceed, shareInBatch, validateInBatch } from './runBatch';
 import { readSearchInput, type SearchInput } from './searchInput';
 import type { SearchPage } from './searchPage';
 import { SearchProgress } from './searchProgress';
@@ -26,7 +26,9 @@ export async function paginateSearch(
 	try {
 		const input = validateInBatch(this, () => readSearchInput(this, requestData.options.baseURL));
 		if (!(await batchMayProceed(this))) return [];
-		return await collectSounds(this, requestData, input);
+		const { result: pages, reused } = await shareInBatch(this, searchKey(input), async () => await fetchPages(this, requestData, input));
+		const sounds = pages.flatMap((page, index) => toSoundItems(page, index + 1, input, this.getItemIndex(), reused));
+		return sounds.slice(0, input.limit);
 	} catch (error) {
 		const nodeError = asNodeError(this, error);
 		if (!this.continueOnFail()) throw nodeError;
@@ -34,24 +36,28 @@ export async function paginateSearch(
 	}
 }
 
-async function collectSounds(
+/** Everything that decides which calls a search makes (output shaping is per item). */
+function searchKey({ platform, query, limit, pageSize, startCursor, maxPages, maxRetries, timeoutMs }: SearchInput) {
+	return JSON.stringify([platform, query, limit, pageSize, startCursor, maxPages, maxRetries, timeoutMs]);
+}
+
+async function fetchPages(
 	ctx: IExecutePaginationFunctions,
 	requestData: DeclarativeRestApiSettings.ResultOptions,
 	input: SearchInput,
-): Promise<INodeExecutionData[]> {
-	const sounds: INodeExecutionData[] = [];
+): Promise<SearchPage[]> {
+	const pages: SearchPage[] = [];
 	const progress = new SearchProgress(input.maxPages);
 	let cursor = input.startCursor;
 	for (;;) {
-		const limit = Math.min(input.pageSize, input.limit - sounds.length);
+		const limit = Math.min(input.pageSize, input.limit - progress.sounds);
 		const page = await fetchPage(ctx, requestData, input, limit, cursor);
 		progress.record(page);
-		sounds.push(...toSoundItems(page, progress.pages, input, ctx.getItemIndex()));
-		if (page.nextCursor === null || sounds.length >= input.limit) break;
+		pages.push(page);
+		if (page.nextCursor === null || progress.sounds >= input.limit) return pages;
 		progress.checkNext(ctx, { ...page, nextCursor: page.nextCursor });
 		cursor = page.nextCursor;
 	}
-	return sounds.slice(0, input.limit);
 }
 
 /** One page, retried within the page's own budget when the failure is worth another try. */

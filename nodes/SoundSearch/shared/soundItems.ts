@@ -7,18 +7,20 @@ const MEDIA_FIELDS: Record<string, string> = { url: 'audioUrl', coverUrl: 'cover
 
 /**
  * One workflow item per sound: the service's fields unchanged, plus what the call that returned
- * it cost (creditsCharged) and which call of this search it was (page, 1-based).
+ * it cost (creditsCharged) and which call of this search it was (page, 1-based). A search reused
+ * from an identical one of the same run cost nothing more: its sounds carry creditsCharged 0.
  */
 export function toSoundItems(
 	page: SearchPage,
 	pageNumber: number,
 	input: SearchInput,
 	itemIndex: number,
+	reused: boolean,
 ): INodeExecutionData[] {
 	return page.sounds.map((sound) => ({
 		json: {
 			...(input.simplify ? simplifySound(sound, input) : sound),
-			creditsCharged: page.creditsCharged,
+			creditsCharged: reused ? 0 : page.creditsCharged,
 			page: pageNumber,
 		},
 		pairedItem: { item: itemIndex },

@@ -1,0 +1,478 @@
+'use strict';
+
+// The whole local stack in one piece, shared by `npm start` (scripts/start.js) and the editor
+// check (test/editor/): the reference service, a real n8n (`n8n start`) with the freshly packed
+// package installed as n8n installs a community package, an owner account, the demo credential,
+// the example workflows (examples/*.json) and a ready-to-run "Sound Search demo" workflow.
+//
+// Everything binds 127.0.0.1 and is stopped by pid: n8n through the harness's supervisor (its
+// whole process group), the service by SIGTERM then SIGKILL. Both also go away on their own when
+// this process dies (supervisor IPC / --parent-pid).
+//
+// Plain CommonJS on purpose: the project's strict linter applies node-code rules to every .ts file.
+
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const net = require('node:net');
+const os = require('node:os');
+const path = require('node:path');
+const { spawnSync } = require('node:child_process');
+
+const n8n = require('./n8n');
+const { startReferenceService } = require('./referenceService');
+const { packageTarball, REPO_ROOT } = require('./packageTarball');
+
+const PACKAGE_NAME = 'n8n-nodes-sound-search';
+const NODE_TYPE = `${PACKAGE_NAME}.soundSearch`;
+const CREDENTIAL_TYPE = 'soundSearchApi';
+const SERVICE_KEY = 'sandbox-key';
+const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');
+const LIB_SH = path.join(n8n.HOST_DIR, 'lib.sh');
+
+/** The credential the examples and the demo workflow use (examples/ refer to this id and name). */
+const DEMO_CREDENTIAL = Object.freeze({ id: 'soundSearchDemo', name: 'Sound Search account', type: CREDENTIAL_TYPE });
+
+/** The ready-to-run workflow: Manual Trigger -> Sound Search (short-video platform, lofi, 10). */
+const DEMO_WORKFLOW_ID = 'SoundSearchDemo1';
+const DEMO_WORKFLOW_NAME = 'Sound Search demo';
+
+/** The owner `npm start` creates (printed on start; local demo only). */
+const DEMO_OWNER = Object.freeze({
+	email: 'demo@sound-search.local',
+	password: 'SoundSearch-Demo1',
+	firstName: 'Demo',
+	lastName: 'Owner',
+});
+
+/**
+ * @param {{ id: string, name: string }} credential
+ * @returns {Record<string, any>} the demo workflow, as n8n's import:workflow takes it
+ */
+function demoWorkflow(credential = DEMO_CREDENTIAL) {
+	return {
+		id: DEMO_WORKFLOW_ID,
+		name: DEMO_WORKFLOW_NAME,
+		active: false,
+		settings: { executionOrder: 'v1' },
+		nodes: [
+			{
+				id: '5d1f0c2e-7a51-4a55-9d43-6f0d5e1a0001',
+				name: 'When clicking ‘Execute workflow’',
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			},
+			{
+				id: '5d1f0c2e-7a51-4a55-9d43-6f0d5e1a0002',
+				name: 'Sound Search',
+				type: NODE_TYPE,
+				typeVersion: 1,
+				position: [240, 0],
+				parameters: { resource: 'sound', operation: 'search', platform: 'shortvideo', query: 'lofi', limit: 10, options: {} },
+				credentials: { [CREDENTIAL_TYPE]: { id: credential.id, name: credential.name } },
+			},
+		],
+		connections: {
+			'When clicking ‘Execute workflow’': { main: [[{ node: 'Sound Search', type: 'main', index: 0 }]] },
+		},
+		pinData: {},
+	};
+}
+
+/**
+ * Whether a TCP port is free on 127.0.0.1 right now.
+ * @param {number} port
+ * @returns {Promise<boolean>}
+ */
+function portIsFree(port) {
+	return new Promise((resolve) => {
+		const server = net.createServer();
+		server.unref();
+		server.once('error', () => resolve(false));
+		server.listen({ port, host: '127.0.0.1', exclusive: true }, () => server.close(() => resolve(true)));
+	});
+}
+
+/**
+ * The preferred port when it is free, else any free one.
+ * @param {number | undefined} preferred
+ * @param {number[]} [avoid] ports already picked for something else
+ * @returns {Promise<number>}
+ */
+async function pickPort(preferred, avoid = []) {
+	if (preferred !== undefined && !avoid.includes(preferred) && (await portIsFree(preferred))) return preferred;
+	for (;;) {
+		const port = await n8n.getFreePort();
+		if (!avoid.includes(port)) return port;
+	}
+}
+
+/**
+ * A stable n8n-style id (16 alphanumerics) for an example file without one, so that re-imports
+ * replace the workflow instead of adding a copy.
+ * @param {string} seed
+ */
+function stableId(seed) {
+	const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+	const digest = crypto.createHash('sha256').update(seed).digest();
+	return Array.from(digest.subarray(0, 16), (b) => alphabet[b % alphabet.length]).join('');
+}
+
+/**
+ * The workflows in examples/*.json as they are right now (a file may hold one workflow or an
+ * array). Files that are not workflows are reported, not fatal.
+ * @returns {{ workflows: Array<{ file: string, workflow: Record<string, any> }>, problems: string[] }}
+ */
+function readExampleWorkflows() {
+	/** @type {Array<{ file: string, workflow: Record<string, any> }>} */
+	const workflows = [];
+	/** @type {string[]} */
+	const problems = [];
+	if (!fs.existsSync(EXAMPLES_DIR)) return { workflows, problems };
+	const files = fs.readdirSync(EXAMPLES_DIR).filter((name) => name.endsWith('.json')).sort();
+	for (const name of files) {
+		const file = path.join('examples', name);
+		let parsed;
+		try {
+			parsed = JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, name), 'utf8'));
+		} catch (error) {
+			problems.push(`${file}: not JSON (${/** @type {Error} */ (error).message})`);
+			continue;
+		}
+		const list = Array.isArray(parsed) ? parsed : [parsed];
+		list.forEach((workflow, index) => {
+			if (!workflow || typeof workflow !== 'object' || !Array.isArray(workflow.nodes)) {
+				problems.push(`${file}${list.length > 1 ? `[${index}]` : ''}: not a workflow (no "nodes" array)`);
+				return;
+			}
+			const copy = { ...workflow };
+			if (!copy.id) copy.id = stableId(`examples/${name}#${index}`);
+			if (!copy.name) copy.name = path.basename(name, '.json');
+			if (!copy.settings) copy.settings = { executionOrder: 'v1' };
+			// Imported inactive: a scheduled example must not spend credits until someone publishes it.
+			copy.active = false;
+			workflows.push({ file, workflow: copy });
+		});
+	}
+	return { workflows, problems };
+}
+
+/**
+ * A small REST client for n8n's editor API with the cookie jar and browser-id n8n needs.
+ * @param {string} url
+ * @returns {(method: string, urlPath: string, body?: unknown) => Promise<{ status: number, body: any }>}
+ */
+function restClient(url) {
+	const browserId = `stack-${crypto.randomBytes(8).toString('hex')}`;
+	/** @type {Map<string, string>} */
+	const cookies = new Map();
+	return async (method, urlPath, body) => {
+		/** @type {Record<string, string>} */
+		const headers = { 'browser-id': browserId, accept: 'application/json' };
+		if (cookies.size > 0) headers.cookie = [...cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+		if (body !== undefined) headers['content-type'] = 'application/json';
+		const response = await fetch(url + urlPath, {
+			method,
+			headers,
+			body: body === undefined ? undefined : JSON.stringify(body),
+			redirect: 'manual',
+			signal: AbortSignal.timeout(30_000),
+		});
+		for (const setCookie of response.headers.getSetCookie()) {
+			const [pair] = setCookie.split(';');
+			const eq = pair.indexOf('=');
+			if (eq > 0) cookies.set(pair.slice(0, eq).trim(), pair.slice(eq + 1).trim());
+		}
+		const text = await response.text();
+		let parsed = text;
+		try {
+			parsed = JSON.parse(text);
+		} catch {
+			// keep the text
+		}
+		return { status: response.status, body: parsed };
+	};
+}
+
+/**
+ * Creates the owner on a fresh instance (POST /rest/owner/setup), or finds it already set up (a
+ * persistent user folder), then logs in.
+ * @param {string} url
+ * @param {{ email: string, password: string, firstName: string, lastName: string }} owner
+ * @returns {Promise<{ request: ReturnType<typeof restClient>, created: boolean }>}
+ */
+async function ensureOwner(url, owner) {
+	const request = restClient(url);
+	const settings = await request('GET', '/rest/settings');
+	if (settings.status !== 200) throw new Error(`GET /rest/settings: ${settings.status}`);
+	const needsSetup = settings.body?.data?.userManagement?.showSetupOnFirstLoad === true;
+	if (needsSetup) {
+		const setup = await request('POST', '/rest/owner/setup', owner);
+		if (setup.status !== 200) throw new Error(`POST /rest/owner/setup: ${setup.status} ${JSON.stringify(setup.body)}`);
+	}
+	const login = await request('POST', '/rest/login', { emailOrLdapLoginId: owner.email, password: owner.password });
+	if (login.status !== 200) {
+		throw new Error(
+			`POST /rest/login as ${owner.email}: ${login.status} ${JSON.stringify(login.body)}` +
+				(needsSetup ? '' : ' (this user folder already has an owner with other credentials)'),
+		);
+	}
+	return { request, created: needsSetup };
+}
+
+/**
+ * @param {number} pid
+ * @returns {boolean}
+ */
+function isAlive(pid) {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch (error) {
+		return /** @type {NodeJS.ErrnoException} */ (error).code === 'EPERM';
+	}
+}
+
+class StackAborted extends Error {
+	constructor() {
+		super('stopped while starting');
+		this.name = 'StackAborted';
+	}
+}
+
+/**
+ * @typedef {object} StackOptions
+ * @property {string} [userFolder] n8n user folder to keep (state in <folder>/.n8n); default: a
+ *   fresh temp folder, removed by stop()
+ * @property {number} [servicePort] preferred port of the reference service (default: any free)
+ * @property {number} [n8nPort] preferred port of n8n (default: any free)
+ * @property {number} [brokerPort] preferred task-runner broker port (default: any free)
+ * @property {{ email: string, password: string, firstName: string, lastName: string }} [owner]
+ * @property {boolean} [importExamples] import examples/*.json (default true)
+ * @property {Record<string, string | undefined>} [n8nEnv] extra environment for `n8n start`
+ * @property {(line: string) => void} [log] progress lines
+ */
+
+/**
+ * The local stack. `await new Stack(options).start()`, then `stop()` (idempotent; may be called
+ * while start() is still running: start() then stops what it started and rejects).
+ */
+class Stack {
+	/** @param {StackOptions} [options] */
+	constructor(options = {}) {
+		this.options = options;
+		this.owner = options.owner ?? DEMO_OWNER;
+		this.log = options.log ?? (() => {});
+		/** @type {import('./referenceService').ReferenceService | undefined} */
+		this.service = undefined;
+		/** @type {import('./n8n').N8nServer | undefined} */
+		this.n8n = undefined;
+		/** @type {string | undefined} */
+		this.userFolder = undefined;
+		this.tempFolder = false;
+		this.credential = { ...DEMO_CREDENTIAL, data: { apiKey: SERVICE_KEY, baseUrl: '' } };
+		/** @type {Array<{ id: string, name: string, file: string }>} */
+		this.workflows = [];
+		/** @type {string[]} */
+		this.problems = [];
+		this.ownerCreated = false;
+		/** @type {ReturnType<typeof restClient> | undefined} */
+		this.request = undefined;
+		/** @type {Record<string, number>} */
+		this.timings = {};
+		this.stopping = false;
+		/** @type {Promise<void> | undefined} */
+		this.stopPromise = undefined;
+		/** @type {NodeJS.Timeout | undefined} */
+		this.watchTimer = undefined;
+	}
+
+	checkpoint() {
+		if (this.stopping) throw new StackAborted();
+	}
+
+	/**
+	 * @template T
+	 * @param {string} label
+	 * @param {() => Promise<T> | T} fn
+	 * @returns {Promise<T>}
+	 */
+	async step(label, fn) {
+		this.checkpoint();
+		const t0 = Date.now();
+		this.log(`${label} ...`);
+		const result = await fn();
+		this.timings[label] = Date.now() - t0;
+		this.log(`${label}: done in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+		this.checkpoint();
+		return result;
+	}
+
+	/** @returns {Promise<Stack>} */
+	async start() {
+		const t0 = Date.now();
+		try {
+			await this.step('n8n installed (n8n-host/install.sh)', () => n8n.ensureN8nInstalled());
+			const tarball = await this.step('package built and packed', () => packageTarball());
+			await this.step('user folder with the packed package installed', () => this.prepareUserFolder(tarball));
+
+			const servicePort = await pickPort(this.options.servicePort);
+			this.service = await this.step('reference service started', () =>
+				startReferenceService({ keys: [SERVICE_KEY], args: ['--port', String(servicePort)] }),
+			);
+			this.credential.data.baseUrl = this.service.url;
+
+			await this.step('credential and workflows imported', () => this.importAll());
+
+			const n8nPort = await pickPort(this.options.n8nPort, [servicePort]);
+			const brokerPort = await pickPort(this.options.brokerPort, [servicePort, n8nPort]);
+			const folder = /** @type {string} */ (this.userFolder);
+			this.n8n = await this.step('n8n started', () =>
+				n8n.startN8n(folder, { port: n8nPort, brokerPort, env: this.options.n8nEnv }),
+			);
+			const server = this.n8n;
+			const session = await this.step('owner ready', () => ensureOwner(server.url, this.owner));
+			this.request = session.request;
+			this.ownerCreated = session.created;
+			this.timings.total = Date.now() - t0;
+			return this;
+		} catch (error) {
+			await this.stop();
+			throw error;
+		}
+	}
+
+	/** @param {string} tarball */
+	prepareUserFolder(tarball) {
+		if (this.options.userFolder) {
+			this.userFolder = path.resolve(this.options.userFolder);
+			fs.mkdirSync(this.userFolder, { recursive: true });
+		} else {
+			this.userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-stack-'));
+			this.tempFolder = true;
+		}
+		const result = spawnSync(
+			'bash',
+			['-c', 'source "$0" && install_package_tarball "$1" "$2"', LIB_SH, tarball, this.userFolder],
+			{ encoding: 'utf8' },
+		);
+		if (result.status !== 0) throw new Error(`install_package_tarball failed (${result.status}): ${result.stderr}`);
+	}
+
+	/** Credential first (the workflows refer to it), then all workflows in one import. */
+	async importAll() {
+		const folder = /** @type {string} */ (this.userFolder);
+		await n8n.importCredentials(folder, [this.credential]);
+		const examples = readExampleWorkflows();
+		this.problems.push(...examples.problems);
+		const all = [{ file: '(built in)', workflow: demoWorkflow(this.credential) }, ...examples.workflows];
+		const batch = await this.importWorkflows(folder, all.map((w) => w.workflow));
+		if (batch.ok) {
+			this.workflows = all.map(({ file, workflow }) => ({ id: workflow.id, name: workflow.name, file }));
+			return;
+		}
+		// One bad example must not keep the rest (and the demo) out: import them one by one.
+		for (const { file, workflow } of all) {
+			const single = await this.importWorkflows(folder, [workflow]);
+			if (single.ok) this.workflows.push({ id: workflow.id, name: workflow.name, file });
+			else if (file === '(built in)') throw new Error(`importing the demo workflow failed:\n${single.output}`);
+			else this.problems.push(`${file}: n8n import:workflow failed:\n${single.output}`);
+		}
+	}
+
+	/**
+	 * @param {string} folder
+	 * @param {Record<string, any>[]} workflows
+	 * @returns {Promise<{ ok: boolean, output: string }>}
+	 */
+	async importWorkflows(folder, workflows) {
+		const dir = path.join(folder, 'stack-input');
+		fs.mkdirSync(dir, { recursive: true });
+		const file = path.join(dir, `workflows-${crypto.randomBytes(6).toString('hex')}.json`);
+		fs.writeFileSync(file, JSON.stringify(workflows, null, 2));
+		try {
+			const result = await n8n.n8nCli(folder, ['import:workflow', `--input=${file}`]);
+			// n8n logs an import error and still exits 0 in some versions: check its words too.
+			const failed = result.code !== 0 || /An error occurred while importing/i.test(result.stdout);
+			return { ok: !failed, output: `${result.stdout}\n${result.stderr}`.trim().slice(-3000) };
+		} finally {
+			fs.rmSync(file, { force: true });
+		}
+	}
+
+	/** Editor URL of a workflow. @param {string} id */
+	workflowUrl(id) {
+		return `${/** @type {import('./n8n').N8nServer} */ (this.n8n).url}/workflow/${id}`;
+	}
+
+	/**
+	 * Calls onDeath(name, details) once if n8n or the reference service dies while not stopping
+	 * (checked every second, by pid).
+	 * @param {(name: string, details: string) => void} onDeath
+	 */
+	watch(onDeath) {
+		const children = [
+			['n8n', () => this.n8n?.pid, () => this.n8n?.logs().slice(-4000) ?? ''],
+			['reference service', () => this.service?.pid, () => this.service?.stderr() ?? ''],
+		];
+		this.watchTimer = setInterval(() => {
+			if (this.stopping) return;
+			for (const [name, pid, details] of /** @type {Array<[string, () => number | undefined, () => string]>} */ (children)) {
+				const value = pid();
+				if (value && value > 0 && !isAlive(value)) {
+					clearInterval(this.watchTimer);
+					// A signal that also reached the child (Ctrl-C goes to the whole foreground process
+					// group) may be handled here a moment later: give it that moment.
+					setTimeout(() => {
+						if (!this.stopping) onDeath(name, details());
+					}, 500);
+					return;
+				}
+			}
+		}, 1000);
+	}
+
+	/** Stops n8n, then the reference service (by pid); removes a temp user folder. Idempotent. */
+	stop() {
+		this.stopping = true;
+		if (this.watchTimer) clearInterval(this.watchTimer);
+		this.stopPromise ??= (async () => {
+			const errors = [];
+			for (const stopOne of [() => this.n8n?.stop(), () => this.service?.stop()]) {
+				try {
+					await stopOne();
+				} catch (error) {
+					errors.push(error);
+				}
+			}
+			if (this.tempFolder && this.userFolder) n8n.removeN8nUserFolder(this.userFolder);
+			if (errors.length > 0) throw errors[0];
+		})();
+		return this.stopPromise;
+	}
+
+	/** Pids still alive among those this stack started (for checks after stop()). */
+	livePids() {
+		return [this.n8n?.pid, this.service?.pid].filter((pid) => pid && pid > 0 && isAlive(pid));
+	}
+}
+
+module.exports = {
+	Stack,
+	StackAborted,
+	DEMO_OWNER,
+	DEMO_CREDENTIAL,
+	DEMO_WORKFLOW_ID,
+	DEMO_WORKFLOW_NAME,
+	SERVICE_KEY,
+	NODE_TYPE,
+	PACKAGE_NAME,
+	demoWorkflow,
+	readExampleWorkflows,
+	portIsFree,
+	pickPort,
+	ensureOwner,
+	restClient,
+	isAlive,
+};
