@@ -1,12 +1,19 @@
 #!/usr/bin/env bash
-# The whole test run (what CI runs): set-up, build, strict lint, then every jest suite.
+# The whole test run (what CI runs): set-up, build, strict lint, type-check, every jest suite and
+# the community-package scanner. Ends with one line "<N> passed, <N> failed" over all suites.
 set -euo pipefail
 here="$(dirname "${BASH_SOURCE[0]}")"
 bash "$here/setup.sh"
 source "$here/node24.sh"
 cd "$repo_root"
+results=.cache/test-results
+rm -rf "$results" && mkdir -p "$results"
+summary() { node scripts/test-summary.js "$results"/*.json; }
+trap summary EXIT
+
 echo "== build" && npx n8n-node build >/dev/null
 echo "== lint (strict)" && npx n8n-node lint
 echo "== type-check tests" && npx tsc -p tsconfig.test.json
-echo "== unit, engine and reference-service tests" && npx jest "$@"
+echo "== unit, engine and reference-service tests"
+npx jest --json --outputFile="$results/unit.json" "$@"
 echo "== community-package scanner (source tree and packed tarball)" && node test/scanner/scan.mjs
