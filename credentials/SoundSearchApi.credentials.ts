@@ -11,7 +11,10 @@ export class SoundSearchApi implements ICredentialType {
 
 	displayName = 'Sound Search API';
 
-	icon: Icon = { light: 'file:../icons/soundSearch.svg', dark: 'file:../icons/soundSearch.dark.svg' };
+	icon: Icon = {
+		light: 'file:../icons/soundSearch.svg',
+		dark: 'file:../icons/soundSearch.dark.svg',
+	};
 
 	documentationUrl =
 		'https://github.com/n8n-nodes-sound-search/n8n-nodes-sound-search?tab=readme-ov-file#credentials';

@@ -5,7 +5,10 @@ export class SoundSearch implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Sound Search',
 		name: 'soundSearch',
-		icon: { light: 'file:../../icons/soundSearch.svg', dark: 'file:../../icons/soundSearch.dark.svg' },
+		icon: {
+			light: 'file:../../icons/soundSearch.svg',
+			dark: 'file:../../icons/soundSearch.dark.svg',
+		},
 		group: ['input'],
 		version: 1,
 		subtitle: '={{$parameter["platform"] + ": " + $parameter["query"]}}',

@@ -37,10 +37,22 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 		if (typeof authenticate === 'function') return await authenticate(credentials, requestOptions);
 		if (authenticate?.type !== 'generic' || !workflow || !node) return requestOptions;
 		const resolve = (value: unknown) =>
-			String(workflow.expression.getSimpleParameterValue(node, value as string, 'internal', { $credentials: credentials }, undefined, ''));
+			String(
+				workflow.expression.getSimpleParameterValue(
+					node,
+					value as string,
+					'internal',
+					{ $credentials: credentials },
+					undefined,
+					'',
+				),
+			);
 		for (const [target, entries] of Object.entries(authenticate.properties)) {
-			const bag = ((requestOptions as unknown as Record<string, Record<string, unknown>>)[target] ??= {});
-			for (const [key, value] of Object.entries(entries as Record<string, unknown>)) bag[resolve(key)] = resolve(value);
+			const bag = ((requestOptions as unknown as Record<string, Record<string, unknown>>)[
+				target
+			] ??= {});
+			for (const [key, value] of Object.entries(entries as Record<string, unknown>))
+				bag[resolve(key)] = resolve(value);
 		}
 		return requestOptions;
 	}

@@ -18,7 +18,18 @@ import { TestCredentialsHelper } from './credentialsHelper';
 export const NODE_TYPE = 'n8n-nodes-sound-search.soundSearch';
 export const NODE_NAME = 'Sound Search';
 
-const URL_KEYS = ['restApiUrl', 'instanceBaseUrl', 'webhookBaseUrl', 'webhookWaitingBaseUrl', 'webhookTestBaseUrl', 'formBaseUrl', 'formWaitingBaseUrl', 'formTestBaseUrl', 'mcpBaseUrl', 'mcpTestBaseUrl'];
+const URL_KEYS = [
+	'restApiUrl',
+	'instanceBaseUrl',
+	'webhookBaseUrl',
+	'webhookWaitingBaseUrl',
+	'webhookTestBaseUrl',
+	'formBaseUrl',
+	'formWaitingBaseUrl',
+	'formTestBaseUrl',
+	'mcpBaseUrl',
+	'mcpTestBaseUrl',
+];
 
 /** A source node for tests: emits the items given in its `items` parameter. */
 class InputItems implements INodeType {
@@ -56,7 +67,15 @@ class CredentialTestNode implements INodeType {
 		inputs: ['main'],
 		outputs: ['main'],
 		credentials: [{ name: 'soundSearchApi', required: true }],
-		properties: [{ displayName: 'Temp', name: 'temp', type: 'string', default: '', routing: { request: credentialTest.request } }],
+		properties: [
+			{
+				displayName: 'Temp',
+				name: 'temp',
+				type: 'string',
+				default: '',
+				routing: { request: credentialTest.request },
+			},
+		],
 	} as INodeType['description'];
 }
 
@@ -99,8 +118,14 @@ export async function runSoundSearch(options: SearchRunOptions): Promise<SearchR
 }
 
 /** Runs the request of the credential's `test` the way n8n's credential tester does. */
-export async function runCredentialTest(credentials: SearchRunOptions['credentials']): Promise<SearchRun> {
-	return await runAfterInput({ name: NODE_NAME, type: 'test.credentialTest', parameters: {} }, [{}], credentials);
+export async function runCredentialTest(
+	credentials: SearchRunOptions['credentials'],
+): Promise<SearchRun> {
+	return await runAfterInput(
+		{ name: NODE_NAME, type: 'test.credentialTest', parameters: {} },
+		[{}],
+		credentials,
+	);
 }
 
 async function runAfterInput(
@@ -109,12 +134,28 @@ async function runAfterInput(
 	credentials: SearchRunOptions['credentials'],
 ): Promise<SearchRun> {
 	const nodes: INode[] = [
-		{ id: '1', name: 'Input', type: 'test.inputItems', typeVersion: 1, position: [0, 0], parameters: { items: input as unknown as INodeParameters[] } },
-		{ id: '2', typeVersion: 1, position: [200, 0], credentials: { soundSearchApi: { id: 'c1', name: 'Sound Search account' } }, ...node },
+		{
+			id: '1',
+			name: 'Input',
+			type: 'test.inputItems',
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: { items: input as unknown as INodeParameters[] },
+		},
+		{
+			id: '2',
+			typeVersion: 1,
+			position: [200, 0],
+			credentials: { soundSearchApi: { id: 'c1', name: 'Sound Search account' } },
+			...node,
+		},
 	];
 	const connections = { Input: { main: [[{ node: NODE_NAME, type: 'main' as const, index: 0 }]] } };
 	const workflow = new Workflow({ id: 'w1', nodes, connections, nodeTypes, active: false });
-	const run = await withKeyLeakCheck(credentials.apiKey, async () => await execute(workflow, credentials));
+	const run = await withKeyLeakCheck(
+		credentials.apiKey,
+		async () => await execute(workflow, credentials),
+	);
 	const output = run.data.resultData.runData[NODE_NAME]?.[0]?.data?.main ?? [];
 	return {
 		items: output[0] ?? [],
@@ -142,20 +183,41 @@ async function withKeyLeakCheck(apiKey: string, runWorkflow: () => Promise<IRun>
 	const places = {
 		'the run data (items and errors)': JSON.stringify(run.data),
 		'the error': [error?.message, error?.description, error?.stack].join('\n'),
-		'the logs': spies.flatMap((spy) => spy.mock.calls.map((args) => args.map(String).join(' '))).join('\n'),
+		'the logs': spies
+			.flatMap((spy) => spy.mock.calls.map((args) => args.map(String).join(' ')))
+			.join('\n'),
 	};
 	for (const [place, text] of Object.entries(places)) {
-		if (apiKey.length >= 8 && text.includes(apiKey)) throw new Error(`The API key leaked into ${place}`);
+		if (apiKey.length >= 8 && text.includes(apiKey))
+			throw new Error(`The API key leaked into ${place}`);
 	}
 	return run;
 }
 
-async function execute(workflow: Workflow, credentials: SearchRunOptions['credentials']): Promise<IRun> {
-	const hooks = new ExecutionLifecycleHooks('manual', 'e1', { id: 'w1', name: 'test', nodes: [], connections: {}, active: false, activeVersionId: null, isArchived: false, createdAt: new Date(), updatedAt: new Date() });
-	const finished = new Promise<IRun>((resolve) => hooks.addHandler('workflowExecuteAfter', resolve));
+async function execute(
+	workflow: Workflow,
+	credentials: SearchRunOptions['credentials'],
+): Promise<IRun> {
+	const hooks = new ExecutionLifecycleHooks('manual', 'e1', {
+		id: 'w1',
+		name: 'test',
+		nodes: [],
+		connections: {},
+		active: false,
+		activeVersionId: null,
+		isArchived: false,
+		createdAt: new Date(),
+		updatedAt: new Date(),
+	});
+	const finished = new Promise<IRun>((resolve) =>
+		hooks.addHandler('workflowExecuteAfter', resolve),
+	);
 	const additionalData = {
 		hooks,
-		credentialsHelper: new TestCredentialsHelper({ soundSearchApi: new SoundSearchApi() }, { soundSearchApi: credentials }),
+		credentialsHelper: new TestCredentialsHelper(
+			{ soundSearchApi: new SoundSearchApi() },
+			{ soundSearchApi: credentials },
+		),
 		currentNodeExecutionIndex: 0,
 		variables: {},
 		// Never contacted: the engine only builds $resumeWebhookUrl-style values from them.
@@ -164,7 +226,9 @@ async function execute(workflow: Workflow, credentials: SearchRunOptions['creden
 	} as unknown as IWorkflowExecuteAdditionalData;
 	const start = workflow.getNode('Input') as INode;
 	const runData = createRunExecutionData({
-		executionData: { nodeExecutionStack: [{ node: start, data: { main: [[{ json: {} }]] }, source: null }] },
+		executionData: {
+			nodeExecutionStack: [{ node: start, data: { main: [[{ json: {} }]] }, source: null }],
+		},
 	});
 	try {
 		await new WorkflowExecute(additionalData, 'manual', runData).processRunExecutionData(workflow);

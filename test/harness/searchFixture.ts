@@ -44,7 +44,10 @@ export async function search(
 	service: ReferenceService,
 	options: Omit<SearchRunOptions, 'credentials'> & { apiKey?: string },
 ): Promise<SearchRun> {
-	return await runSoundSearch({ ...options, credentials: { apiKey: options.apiKey ?? API_KEY, baseUrl: service.url } });
+	return await runSoundSearch({
+		...options,
+		credentials: { apiKey: options.apiKey ?? API_KEY, baseUrl: service.url },
+	});
 }
 
 export async function requestsSeen(service: ReferenceService): Promise<LedgerRequest[]> {
@@ -56,12 +59,20 @@ export async function fetchDirect(
 	service: ReferenceService,
 	platform: string,
 	query: Record<string, string | number>,
-): Promise<{ body: { data: { items: Record<string, unknown>[]; nextCursor: string | null } }; creditsCharged: string }> {
-	const qs = new URLSearchParams(Object.entries(query).map(([key, value]): [string, string] => [key, String(value)]));
+): Promise<{
+	body: { data: { items: Record<string, unknown>[]; nextCursor: string | null } };
+	creditsCharged: string;
+}> {
+	const qs = new URLSearchParams(
+		Object.entries(query).map(([key, value]): [string, string] => [key, String(value)]),
+	);
 	const answer = await request(`${service.url}/v1/${platform}/sound/search?${qs}`, {
 		headers: { authorization: `Bearer ${API_KEY}` },
 	});
-	return { body: (await answer.body.json()) as never, creditsCharged: String(answer.headers['x-credits-charged']) };
+	return {
+		body: (await answer.body.json()) as never,
+		creditsCharged: String(answer.headers['x-credits-charged']),
+	};
 }
 
 /** The json of each output item, without the fields the node adds. */

@@ -18,7 +18,12 @@ describe('credential test', () => {
 
 		expect(testerVerdict(run.error)).toBe('Connection successful!');
 		expect(await requestsSeen(service())).toEqual([
-			expect.objectContaining({ q: '', outcome: 'refused', creditsCharged: 0, authorization: `Bearer ${API_KEY}` }),
+			expect.objectContaining({
+				q: '',
+				outcome: 'refused',
+				creditsCharged: 0,
+				authorization: `Bearer ${API_KEY}`,
+			}),
 		]);
 	});
 

@@ -1,16 +1,31 @@
 import { runSoundSearch } from '../harness/engine';
-import { requestsSeen, search, useReferenceService, type ReferenceService } from '../harness/searchFixture';
+import {
+	requestsSeen,
+	search,
+	useReferenceService,
+	type ReferenceService,
+} from '../harness/searchFixture';
 
 const { service } = useReferenceService();
 
-type Fault = { match?: Record<string, unknown>; times?: number | 'always'; response: Record<string, unknown> };
+type Fault = {
+	match?: Record<string, unknown>;
+	times?: number | 'always';
+	response: Record<string, unknown>;
+};
 const inject = async (...faults: Fault[]) => await service().injectFaults(faults);
-const page = (items: object[], nextCursor: string | null) => ({ success: true, available: true, data: { items, nextCursor } });
+const page = (items: object[], nextCursor: string | null) => ({
+	success: true,
+	available: true,
+	data: { items, nextCursor },
+});
 const sound = (soundId: string) => ({ soundId, title: `Sound ${soundId}` });
 const noRetries = { options: { maxRetries: 0 } };
 
 async function searchLofi(parameters: Record<string, unknown> = {}) {
-	return await search(service(), { parameters: { platform: 'shortvideo', query: 'lofi', limit: 5, ...parameters } });
+	return await search(service(), {
+		parameters: { platform: 'shortvideo', query: 'lofi', limit: 5, ...parameters },
+	});
 }
 
 async function outcomes(svc: ReferenceService) {
@@ -19,7 +34,9 @@ async function outcomes(svc: ReferenceService) {
 
 describe('authentication and credits faults are never retried', () => {
 	it('403: clear error pointing at the credential, one request', async () => {
-		await inject({ response: { status: 403, body: { success: false, error: { code: 'forbidden' } } } });
+		await inject({
+			response: { status: 403, body: { success: false, error: { code: 'forbidden' } } },
+		});
 		const run = await searchLofi();
 
 		expect(run.error?.message).toBe('The API key is not allowed to search (403 Forbidden)');
@@ -28,7 +45,10 @@ describe('authentication and credits faults are never retried', () => {
 	});
 
 	it('401: clear error; only n8n itself re-sends it once to refresh credentials, free', async () => {
-		const run = await search(service(), { parameters: { platform: 'shortvideo', query: 'lofi' }, apiKey: 'dummy-unknown-key' });
+		const run = await search(service(), {
+			parameters: { platform: 'shortvideo', query: 'lofi' },
+			apiKey: 'dummy-unknown-key',
+		});
 
 		expect(run.error?.message).toBe('The service rejected the API key (401 Unauthorized)');
 		const calls = await outcomes(service());
@@ -37,7 +57,10 @@ describe('authentication and credits faults are never retried', () => {
 	});
 
 	it('402: says the credits are exhausted, one request', async () => {
-		await inject({ times: 'always', response: { status: 402, body: { success: false, error: { code: 'payment_required' } } } });
+		await inject({
+			times: 'always',
+			response: { status: 402, body: { success: false, error: { code: 'payment_required' } } },
+		});
 		const run = await searchLofi();
 
 		expect(run.error?.message).toBe('The API key has no credits left (402 Payment Required)');
@@ -61,7 +84,9 @@ describe('rate limits', () => {
 		await inject({ times: 'always', response: { status: 429 } });
 		const run = await searchLofi({ options: { maxRetries: 1 } });
 
-		expect(run.error?.message).toBe('The service is rate limiting this API key (429 Too Many Requests)');
+		expect(run.error?.message).toBe(
+			'The service is rate limiting this API key (429 Too Many Requests)',
+		);
 		expect(run.error?.description).toMatch(/tried 2 times/);
 		expect(await outcomes(service())).toEqual(['429:0', '429:0']);
 	});
@@ -135,11 +160,31 @@ async function searchClosedPort() {
 
 describe('answers that are not a page of sounds', () => {
 	it.each([
-		['an HTML page', '<html><body>Bad gateway</body></html>', /body that is not JSON: <html><body>Bad gateway/],
-		['a truncated body', '{"success":true,"available":true,"data":{"items":[{"soundId":"1"', /not JSON: \{"success":true/],
-		['JSON without data.items', { success: true, available: true, data: {} }, /without a list of sounds at data.items/],
-		['items that is not a list', { success: true, available: true, data: { items: 'none', nextCursor: null } }, /without a list of sounds/],
-		['success: false', { success: false, error: { code: 'quota_exceeded', message: 'Daily quota used' } }, /success: false \(quota_exceeded: Daily quota used\)/],
+		[
+			'an HTML page',
+			'<html><body>Bad gateway</body></html>',
+			/body that is not JSON: <html><body>Bad gateway/,
+		],
+		[
+			'a truncated body',
+			'{"success":true,"available":true,"data":{"items":[{"soundId":"1"',
+			/not JSON: \{"success":true/,
+		],
+		[
+			'JSON without data.items',
+			{ success: true, available: true, data: {} },
+			/without a list of sounds at data.items/,
+		],
+		[
+			'items that is not a list',
+			{ success: true, available: true, data: { items: 'none', nextCursor: null } },
+			/without a list of sounds/,
+		],
+		[
+			'success: false',
+			{ success: false, error: { code: 'quota_exceeded', message: 'Daily quota used' } },
+			/success: false \(quota_exceeded: Daily quota used\)/,
+		],
 	])('%s: a clear error, never an empty success, not retried', async (_case, body, message) => {
 		await inject({ response: { status: 200, body, creditsCharged: 1 } });
 		const run = await searchLofi();
@@ -155,35 +200,56 @@ describe('X-Credits-Charged', () => {
 	it.each([
 		['missing', { creditsCharged: null }],
 		['not a number', { headers: { 'X-Credits-Charged': 'two' } }],
-	])('%s: the sounds still come out, with creditsCharged null (unknown, not 0)', async (_case, response) => {
-		await inject({ response: { status: 200, body: page([sound('1'), sound('2')], null), ...response } });
-		const run = await searchLofi();
+	])(
+		'%s: the sounds still come out, with creditsCharged null (unknown, not 0)',
+		async (_case, response) => {
+			await inject({
+				response: { status: 200, body: page([sound('1'), sound('2')], null), ...response },
+			});
+			const run = await searchLofi();
 
-		expect(run.items.map(({ json }) => [json.soundId, json.creditsCharged])).toEqual([
-			['1', null],
-			['2', null],
-		]);
-	});
+			expect(run.items.map(({ json }) => [json.soundId, json.creditsCharged])).toEqual([
+				['1', null],
+				['2', null],
+			]);
+		},
+	);
 });
 
 describe('pagination faults stop the search by themselves', () => {
 	it('a cursor that repeats', async () => {
 		await inject(
-			{ match: { cursor: 'none' }, response: { status: 200, creditsCharged: 1, body: page([sound('a')], 'loop-A') } },
-			{ match: { cursor: 'loop-A' }, times: 'always', response: { status: 200, creditsCharged: 1, body: page([sound('b')], 'loop-A') } },
+			{
+				match: { cursor: 'none' },
+				response: { status: 200, creditsCharged: 1, body: page([sound('a')], 'loop-A') },
+			},
+			{
+				match: { cursor: 'loop-A' },
+				times: 'always',
+				response: { status: 200, creditsCharged: 1, body: page([sound('b')], 'loop-A') },
+			},
 		);
 		const run = await searchLofi({ returnAll: true });
 
-		expect(run.error?.message).toBe('Search stopped: the service returned a cursor it had already returned');
-		expect(run.error?.description).toMatch(/2 sounds were fetched in 2 calls \(2 credits\).*Start Cursor option set to loop-A/);
+		expect(run.error?.message).toBe(
+			'Search stopped: the service returned a cursor it had already returned',
+		);
+		expect(run.error?.description).toMatch(
+			/2 sounds were fetched in 2 calls \(2 credits\).*Start Cursor option set to loop-A/,
+		);
 		expect(await outcomes(service())).toEqual(['200:1', '200:1']);
 	});
 
 	it('an empty page that still has a cursor', async () => {
-		await inject({ times: 'always', response: { status: 200, creditsCharged: 1, body: page([], 'more') } });
+		await inject({
+			times: 'always',
+			response: { status: 200, creditsCharged: 1, body: page([], 'more') },
+		});
 		const run = await searchLofi({ returnAll: true });
 
-		expect(run.error?.message).toBe('Search stopped: the service returned an empty page that still points to a next page');
+		expect(run.error?.message).toBe(
+			'Search stopped: the service returned an empty page that still points to a next page',
+		);
 		expect(await outcomes(service())).toEqual(['200:1']);
 	});
 

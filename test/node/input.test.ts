@@ -34,7 +34,9 @@ describe('one search per input item', () => {
 			input: [{ keyword: 'kazoo' }, { keyword: 'cello' }],
 		});
 
-		const forCello = run.items.filter(({ pairedItem }) => (pairedItem as { item: number }).item === 1);
+		const forCello = run.items.filter(
+			({ pairedItem }) => (pairedItem as { item: number }).item === 1,
+		);
 		expect(forCello).toHaveLength(120);
 		expect(new Set(forCello.map(({ json }) => json.page))).toEqual(new Set([1, 2, 3]));
 	});
@@ -48,9 +50,12 @@ describe('repeated keywords in one run', () => {
 			input: [{ keyword: 'reggaeton' }, { keyword: 'techno' }, { keyword: 'reggaeton' }],
 		});
 
-		const forItem = (item: number) => run.items.filter(({ pairedItem }) => (pairedItem as { item: number }).item === item);
+		const forItem = (item: number) =>
+			run.items.filter(({ pairedItem }) => (pairedItem as { item: number }).item === item);
 		expect(forItem(0)).toHaveLength(70);
-		expect(forItem(2).map(({ json }) => json.soundId)).toEqual(forItem(0).map(({ json }) => json.soundId));
+		expect(forItem(2).map(({ json }) => json.soundId)).toEqual(
+			forItem(0).map(({ json }) => json.soundId),
+		);
 		expect(forItem(0).every(({ json }) => json.creditsCharged === 2)).toBe(true);
 		expect(forItem(2).every(({ json }) => json.creditsCharged === 0)).toBe(true);
 		const calls = await requestsSeen(service());
@@ -76,20 +81,58 @@ describe('repeated keywords in one run', () => {
 describe('bad input is refused before any request', () => {
 	it.each([
 		['a whitespace query', { query: '   ' }, /"Query" parameter is empty \[item 0\]/],
-		['a limit of 0', { query: 'lofi', limit: 0 }, /"Limit" parameter must be a whole number.*but it is number 0 \[item 0\]/],
+		[
+			'a limit of 0',
+			{ query: 'lofi', limit: 0 },
+			/"Limit" parameter must be a whole number.*but it is number 0 \[item 0\]/,
+		],
 		['a negative limit', { query: 'lofi', limit: -5 }, /"Limit".*number -5 \[item 0\]/],
 		['a fractional limit', { query: 'lofi', limit: 2.5 }, /"Limit".*number 2.5 \[item 0\]/],
 		['an absurd limit', { query: 'lofi', limit: 1e9 }, /"Limit".*from 1 to 100000/],
-		['a query that is not text', { query: '={{ 42 }}' }, /"Query" parameter must be text.*number 42 \[item 0\]/],
-		['a start cursor with spaces', { query: 'lofi', options: { startCursor: 'not a cursor' } }, /"Start Cursor" option is not a valid cursor/],
-		['a start cursor too long to be one', { query: 'lofi', options: { startCursor: 'c'.repeat(2049) } }, /"Start Cursor" option is not a valid cursor/],
-		['a page size of 0', { query: 'lofi', options: { pageSize: 0 } }, /"Page Size" parameter must be a whole number from 1 to 100/],
-		['max pages of 0', { query: 'lofi', options: { maxPages: 0 } }, /"Max Pages" parameter must be a whole number from 1 to 10000/],
-		['too many retries', { query: 'lofi', options: { maxRetries: 9 } }, /"Retries per Page" parameter must be a whole number from 0 to 5/],
-		['a timeout below a second', { query: 'lofi', options: { timeoutMs: 10 } }, /"Timeout" parameter must be a whole number from 1000 to 300000/],
-		['an unknown platform', { query: 'lofi', platform: '={{ "radio" }}' }, /"Platform" parameter is not a known platform: "radio"/],
+		[
+			'a query that is not text',
+			{ query: '={{ 42 }}' },
+			/"Query" parameter must be text.*number 42 \[item 0\]/,
+		],
+		[
+			'a start cursor with spaces',
+			{ query: 'lofi', options: { startCursor: 'not a cursor' } },
+			/"Start Cursor" option is not a valid cursor/,
+		],
+		[
+			'a start cursor too long to be one',
+			{ query: 'lofi', options: { startCursor: 'c'.repeat(2049) } },
+			/"Start Cursor" option is not a valid cursor/,
+		],
+		[
+			'a page size of 0',
+			{ query: 'lofi', options: { pageSize: 0 } },
+			/"Page Size" parameter must be a whole number from 1 to 100/,
+		],
+		[
+			'max pages of 0',
+			{ query: 'lofi', options: { maxPages: 0 } },
+			/"Max Pages" parameter must be a whole number from 1 to 10000/,
+		],
+		[
+			'too many retries',
+			{ query: 'lofi', options: { maxRetries: 9 } },
+			/"Retries per Page" parameter must be a whole number from 0 to 5/,
+		],
+		[
+			'a timeout below a second',
+			{ query: 'lofi', options: { timeoutMs: 10 } },
+			/"Timeout" parameter must be a whole number from 1000 to 300000/,
+		],
+		[
+			'an unknown platform',
+			{ query: 'lofi', platform: '={{ "radio" }}' },
+			/"Platform" parameter is not a known platform: "radio"/,
+		],
 	])('%s', async (_case, parameters, message) => {
-		const run = await search(service(), { parameters: { platform: 'shortvideo', limit: 5, ...parameters } });
+		const run = await search(service(), {
+			parameters: { platform: 'shortvideo', limit: 5, ...parameters },
+		});
 
 		expect(run.items).toHaveLength(0);
 		expect(run.error?.message).toMatch(message);

@@ -4,7 +4,9 @@ const { service } = useReferenceService();
 
 describe('answers that carry no sounds', () => {
 	it('an empty result gives no items, and its call is still charged', async () => {
-		const run = await search(service(), { parameters: { platform: 'photosocial', query: 'no such sound', returnAll: true } });
+		const run = await search(service(), {
+			parameters: { platform: 'photosocial', query: 'no such sound', returnAll: true },
+		});
 
 		expect(run.error).toBeUndefined();
 		expect(run.items).toHaveLength(0);
@@ -16,10 +18,14 @@ describe('answers that carry no sounds', () => {
 	it.each(['private', 'deleted', 'unsupported'])(
 		'available: false (%s) fails with the typed status and the credits charged, never an empty success',
 		async (status) => {
-			const run = await search(service(), { parameters: { platform: 'shortvideo', query: `${status} sound`, limit: 10 } });
+			const run = await search(service(), {
+				parameters: { platform: 'shortvideo', query: `${status} sound`, limit: 10 },
+			});
 
 			expect(run.items).toHaveLength(0);
-			expect(run.error?.message).toBe(`The service answered available: false with status "${status}"`);
+			expect(run.error?.message).toBe(
+				`The service answered available: false with status "${status}"`,
+			);
 			expect(run.error?.description).toMatch(/charged 1 credit/);
 			expect(run.error?.context?.itemIndex).toBe(0);
 			expect(await requestsSeen(service())).toHaveLength(1);
@@ -43,7 +49,10 @@ describe('answers that carry no sounds', () => {
 
 describe('authentication', () => {
 	it('a rejected key fails with an authentication error that does not contain the key', async () => {
-		const run = await search(service(), { parameters: { platform: 'shortvideo', query: 'lofi' }, apiKey: 'wrong-key-91d0' });
+		const run = await search(service(), {
+			parameters: { platform: 'shortvideo', query: 'lofi' },
+			apiKey: 'wrong-key-91d0',
+		});
 
 		expect(run.error?.message).toBe('The service rejected the API key (401 Unauthorized)');
 		expect(run.error?.description).toMatch(/Sound Search API credential/);

@@ -11,7 +11,9 @@ async function withMatches(query: string, total: number) {
 describe('Return All', () => {
 	it('follows nextCursor across many pages until it is null', async () => {
 		await withMatches('city pop', 1234);
-		const run = await search(service(), { parameters: { platform: 'shortvideo', query: 'city pop', returnAll: true } });
+		const run = await search(service(), {
+			parameters: { platform: 'shortvideo', query: 'city pop', returnAll: true },
+		});
 
 		expect(run.error).toBeUndefined();
 		expect(run.items).toHaveLength(1234);
@@ -24,9 +26,11 @@ describe('Return All', () => {
 		expect(calls.reduce((sum, call) => sum + call.creditsCharged, 0)).toBe(calls.length);
 	});
 
-	it('numbers pages from 1 and reports each call\'s credits on its sounds', async () => {
+	it("numbers pages from 1 and reports each call's credits on its sounds", async () => {
 		await withMatches('jazz', 120);
-		const run = await search(service(), { parameters: { platform: 'photosocial', query: 'jazz', returnAll: true } });
+		const run = await search(service(), {
+			parameters: { platform: 'photosocial', query: 'jazz', returnAll: true },
+		});
 
 		const pages = run.items.map(({ json }) => json.page);
 		expect(pages.filter((page) => page === 1)).toHaveLength(50);
@@ -37,7 +41,9 @@ describe('Return All', () => {
 
 	it('makes exactly one call when everything fits on the first page', async () => {
 		await withMatches('harp', 50);
-		const run = await search(service(), { parameters: { platform: 'shortvideo', query: 'harp', returnAll: true } });
+		const run = await search(service(), {
+			parameters: { platform: 'shortvideo', query: 'harp', returnAll: true },
+		});
 
 		expect(run.items).toHaveLength(50);
 		expect(await requestsSeen(service())).toHaveLength(1);
@@ -52,7 +58,9 @@ describe('Limit spends only the calls it needs', () => {
 		['larger than a page', 120, ['50', '50', '20']],
 	])('limit %s (%i) against 1,000 matches', async (_case, limit, pageLimits) => {
 		await withMatches('piano', 1000);
-		const run = await search(service(), { parameters: { platform: 'shortvideo', query: 'piano', limit } });
+		const run = await search(service(), {
+			parameters: { platform: 'shortvideo', query: 'piano', limit },
+		});
 
 		expect(run.items).toHaveLength(limit);
 		const calls = await requestsSeen(service());
@@ -62,7 +70,9 @@ describe('Limit spends only the calls it needs', () => {
 
 	it('returns every result, in one call, when the limit is larger than all results', async () => {
 		await withMatches('kazoo', 45);
-		const run = await search(service(), { parameters: { platform: 'shortvideo', query: 'kazoo', limit: 500 } });
+		const run = await search(service(), {
+			parameters: { platform: 'shortvideo', query: 'kazoo', limit: 500 },
+		});
 
 		expect(run.items).toHaveLength(45);
 		expect(await requestsSeen(service())).toHaveLength(1);
@@ -71,7 +81,12 @@ describe('Limit spends only the calls it needs', () => {
 	it('makes the minimum number of calls when its page size is above the service maximum', async () => {
 		await withMatches('violin', 1000);
 		const run = await search(service(), {
-			parameters: { platform: 'shortvideo', query: 'violin', limit: 70, options: { pageSize: 100 } },
+			parameters: {
+				platform: 'shortvideo',
+				query: 'violin',
+				limit: 70,
+				options: { pageSize: 100 },
+			},
 		});
 
 		expect(run.items).toHaveLength(70);
@@ -98,7 +113,12 @@ describe('Start Cursor', () => {
 		await withMatches('synthwave', 100);
 
 		const run = await search(service(), {
-			parameters: { platform: 'shortvideo', query: 'synthwave', returnAll: true, options: { startCursor: cursor } },
+			parameters: {
+				platform: 'shortvideo',
+				query: 'synthwave',
+				returnAll: true,
+				options: { startCursor: cursor },
+			},
 		});
 
 		expect(run.items).toHaveLength(50);
@@ -112,12 +132,22 @@ describe('Start Cursor', () => {
 
 describe('cache window', () => {
 	it('reports 0 credits on sounds the service answers from its cache', async () => {
-		const first = await search(service(), { parameters: { platform: 'photosocial', query: 'rain', limit: 10 } });
-		const again = await search(service(), { parameters: { platform: 'photosocial', query: 'rain', limit: 10 } });
+		const first = await search(service(), {
+			parameters: { platform: 'photosocial', query: 'rain', limit: 10 },
+		});
+		const again = await search(service(), {
+			parameters: { platform: 'photosocial', query: 'rain', limit: 10 },
+		});
 
-		expect(first.items.every(({ json }) => json.creditsCharged === 2 && json.cached === false)).toBe(true);
-		expect(again.items.every(({ json }) => json.creditsCharged === 0 && json.cached === true)).toBe(true);
-		expect(again.items.map(({ json }) => json.soundId)).toEqual(first.items.map(({ json }) => json.soundId));
+		expect(
+			first.items.every(({ json }) => json.creditsCharged === 2 && json.cached === false),
+		).toBe(true);
+		expect(again.items.every(({ json }) => json.creditsCharged === 0 && json.cached === true)).toBe(
+			true,
+		);
+		expect(again.items.map(({ json }) => json.soundId)).toEqual(
+			first.items.map(({ json }) => json.soundId),
+		);
 		expect((await requestsSeen(service())).map((call) => call.creditsCharged)).toEqual([2, 0]);
 	});
 });

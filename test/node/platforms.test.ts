@@ -1,4 +1,11 @@
-import { API_KEY, fetchDirect, requestsSeen, search, serviceFields, useReferenceService } from '../harness/searchFixture';
+import {
+	API_KEY,
+	fetchDirect,
+	requestsSeen,
+	search,
+	serviceFields,
+	useReferenceService,
+} from '../harness/searchFixture';
 
 const { service } = useReferenceService();
 
@@ -7,11 +14,15 @@ describe('platforms and prices', () => {
 		['shortvideo', 1],
 		['photosocial', 2],
 	])('searches %s at %i credit(s) per call, sending the Bearer key', async (platform, price) => {
-		const run = await search(service(), { parameters: { platform, query: 'Rainy  Day', limit: 5 } });
+		const run = await search(service(), {
+			parameters: { platform, query: 'Rainy  Day', limit: 5 },
+		});
 
 		expect(run.error).toBeUndefined();
 		expect(run.items).toHaveLength(5);
-		expect(run.items.every(({ json }) => json.creditsCharged === price && json.page === 1)).toBe(true);
+		expect(run.items.every(({ json }) => json.creditsCharged === price && json.page === 1)).toBe(
+			true,
+		);
 		const [call, ...others] = await requestsSeen(service());
 		expect(others).toHaveLength(0);
 		expect(call).toMatchObject({
@@ -25,20 +36,38 @@ describe('platforms and prices', () => {
 	});
 
 	it('passes every field of the service through unchanged', async () => {
-		const run = await search(service(), { parameters: { platform: 'shortvideo', query: 'ocean waves', limit: 3 } });
+		const run = await search(service(), {
+			parameters: { platform: 'shortvideo', query: 'ocean waves', limit: 3 },
+		});
 		// The node's call filled the service's cache, so a direct identical call returns the same reading.
 		const direct = await fetchDirect(service(), 'shortvideo', { q: 'ocean waves', limit: 3 });
 
-		const expected = direct.body.data.items.map((item) => ({ ...item, cached: false, cacheAgeSeconds: 0 }));
+		const expected = direct.body.data.items.map((item) => ({
+			...item,
+			cached: false,
+			cacheAgeSeconds: 0,
+		}));
 		expect(serviceFields(run)).toEqual(expected);
 		expect(Object.keys(run.items[0].json)).toEqual([
-			'soundId', 'title', 'authorName', 'postCount', 'durationSeconds', 'url', 'coverUrl',
-			'fetchedAt', 'cached', 'cacheAgeSeconds', 'creditsCharged', 'page',
+			'soundId',
+			'title',
+			'authorName',
+			'postCount',
+			'durationSeconds',
+			'url',
+			'coverUrl',
+			'fetchedAt',
+			'cached',
+			'cacheAgeSeconds',
+			'creditsCharged',
+			'page',
 		]);
 	});
 
 	it('keeps the photo-and-video platform nulls as the service sends them', async () => {
-		const run = await search(service(), { parameters: { platform: 'photosocial', query: 'ocean waves', limit: 2 } });
+		const run = await search(service(), {
+			parameters: { platform: 'photosocial', query: 'ocean waves', limit: 2 },
+		});
 
 		expect(run.items[0].json).toMatchObject({
 			soundId: expect.stringMatching(/^1\d{15}$/),
@@ -59,7 +88,10 @@ describe('simplified output', () => {
 			parameters: { platform: 'shortvideo', query: 'lofi', limit: 2, options: { simplify: true } },
 		});
 		const direct = await fetchDirect(service(), 'shortvideo', { q: 'lofi', limit: 2 });
-		const [first] = direct.body.data.items as Array<{ url: { url_list: string[] }; coverUrl: { url_list: string[] } }>;
+		const [first] = direct.body.data.items as Array<{
+			url: { url_list: string[] };
+			coverUrl: { url_list: string[] };
+		}>;
 
 		expect(run.items[0].json).toMatchObject({
 			soundId: direct.body.data.items[0].soundId,
@@ -71,7 +103,9 @@ describe('simplified output', () => {
 			page: 1,
 		});
 		for (const { json } of run.items) {
-			expect(Object.values(json).every((value) => value === null || typeof value !== 'object')).toBe(true);
+			expect(
+				Object.values(json).every((value) => value === null || typeof value !== 'object'),
+			).toBe(true);
 			expect(json).not.toHaveProperty('url');
 			expect(json).not.toHaveProperty('coverUrl');
 		}
@@ -82,6 +116,10 @@ describe('simplified output', () => {
 			parameters: { platform: 'photosocial', query: 'lofi', limit: 1, options: { simplify: true } },
 		});
 
-		expect(run.items[0].json).toMatchObject({ audioUrl: null, coverImageUrl: null, creditsCharged: 2 });
+		expect(run.items[0].json).toMatchObject({
+			audioUrl: null,
+			coverImageUrl: null,
+			creditsCharged: 2,
+		});
 	});
 });

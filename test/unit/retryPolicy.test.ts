@@ -27,11 +27,15 @@ describe('retry policy', () => {
 	it('honours Retry-After in seconds and as an HTTP date', () => {
 		expect(retryDelayMs({ status: 429, headers: { 'retry-after': '7' } }, 1, 2, NOW)).toBe(7000);
 		const inTwelve = new Date(NOW + 12_000).toUTCString();
-		expect(retryDelayMs({ status: 503, headers: { 'retry-after': inTwelve } }, 1, 2, NOW)).toBe(12_000);
+		expect(retryDelayMs({ status: 503, headers: { 'retry-after': inTwelve } }, 1, 2, NOW)).toBe(
+			12_000,
+		);
 	});
 
 	it('gives up rather than wait longer than it is willing to', () => {
 		const tooLong = String(MAX_RETRY_AFTER_MS / 1000 + 1);
-		expect(retryDelayMs({ status: 429, headers: { 'retry-after': tooLong } }, 1, 2, NOW)).toBeUndefined();
+		expect(
+			retryDelayMs({ status: 429, headers: { 'retry-after': tooLong } }, 1, 2, NOW),
+		).toBeUndefined();
 	});
 });

@@ -17,7 +17,10 @@ export function asNodeError(ctx: IExecuteSingleFunctions, error: unknown): Execu
  * recognises as an error item: it goes to the error output with "Continue (using error output)"
  * and keeps the description (n8n would reduce an item carrying an Error object to its message).
  */
-export function errorItem(ctx: IExecuteSingleFunctions, error: ExecutionBaseError): INodeExecutionData {
+export function errorItem(
+	ctx: IExecuteSingleFunctions,
+	error: ExecutionBaseError,
+): INodeExecutionData {
 	return {
 		json: { error: error.message, ...(error.description ? { details: error.description } : {}) },
 		pairedItem: { item: ctx.getItemIndex() },

@@ -26,8 +26,14 @@ export async function paginateSearch(
 	try {
 		const input = validateInBatch(this, () => readSearchInput(this, requestData.options.baseURL));
 		if (!(await batchMayProceed(this))) return [];
-		const { result: pages, reused } = await shareInBatch(this, searchKey(input), async () => await fetchPages(this, requestData, input));
-		const sounds = pages.flatMap((page, index) => toSoundItems(page, index + 1, input, this.getItemIndex(), reused));
+		const { result: pages, reused } = await shareInBatch(
+			this,
+			searchKey(input),
+			async () => await fetchPages(this, requestData, input),
+		);
+		const sounds = pages.flatMap((page, index) =>
+			toSoundItems(page, index + 1, input, this.getItemIndex(), reused),
+		);
 		return sounds.slice(0, input.limit);
 	} catch (error) {
 		const nodeError = asNodeError(this, error);
@@ -37,8 +43,26 @@ export async function paginateSearch(
 }
 
 /** Everything that decides which calls a search makes (output shaping is per item). */
-function searchKey({ platform, query, limit, pageSize, startCursor, maxPages, maxRetries, timeoutMs }: SearchInput) {
-	return JSON.stringify([platform, query, limit, pageSize, startCursor, maxPages, maxRetries, timeoutMs]);
+function searchKey({
+	platform,
+	query,
+	limit,
+	pageSize,
+	startCursor,
+	maxPages,
+	maxRetries,
+	timeoutMs,
+}: SearchInput) {
+	return JSON.stringify([
+		platform,
+		query,
+		limit,
+		pageSize,
+		startCursor,
+		maxPages,
+		maxRetries,
+		timeoutMs,
+	]);
 }
 
 async function fetchPages(
@@ -80,7 +104,8 @@ async function fetchPage(
 			if (error instanceof ServiceAnswerError) throw asNodeError(ctx, error);
 			const call = failedCall(error);
 			const delay = retryDelayMs(call, attempt, input.maxRetries);
-			if (delay === undefined || ctx.getExecutionCancelSignal()?.aborted) throw serviceError(ctx, call, attempt);
+			if (delay === undefined || ctx.getExecutionCancelSignal()?.aborted)
+				throw serviceError(ctx, call, attempt);
 			await sleep(delay);
 		}
 	}

@@ -7,7 +7,14 @@ const BACKOFF_BASE_MS = 1_000;
 // Worth another try: the service said "later" (429), failed on its side (5xx, not charged), or
 // the call never completed. Never: auth (401/403), credits (402), refusals and other 4xx, and
 // answers that came back (available: false, wrong shape), which the same request would repeat.
-const RETRYABLE_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'ECONNABORTED', 'ETIMEDOUT', 'EPIPE', 'EAI_AGAIN']);
+const RETRYABLE_CODES = new Set([
+	'ECONNRESET',
+	'ECONNREFUSED',
+	'ECONNABORTED',
+	'ETIMEDOUT',
+	'EPIPE',
+	'EAI_AGAIN',
+]);
 
 function isRetryable({ status, code }: FailedCall): boolean {
 	if (status !== undefined) return status === 429 || status >= 500;
@@ -28,7 +35,12 @@ function retryAfterMs(call: FailedCall, now: number): number | undefined {
  * How long to wait before retry number `attempt` (1-based), or undefined to give up: not
  * retryable, out of retries, or a Retry-After longer than the node is willing to wait.
  */
-export function retryDelayMs(call: FailedCall, attempt: number, maxRetries: number, now = Date.now()): number | undefined {
+export function retryDelayMs(
+	call: FailedCall,
+	attempt: number,
+	maxRetries: number,
+	now = Date.now(),
+): number | undefined {
 	if (!isRetryable(call) || attempt > maxRetries) return undefined;
 	const asked = retryAfterMs(call, now);
 	if (asked !== undefined) return asked <= MAX_RETRY_AFTER_MS ? asked : undefined;

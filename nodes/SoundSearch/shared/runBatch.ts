@@ -1,4 +1,8 @@
-import { NodeOperationError, type ExecutionBaseError, type IExecuteSingleFunctions } from 'n8n-workflow';
+import {
+	NodeOperationError,
+	type ExecutionBaseError,
+	type IExecuteSingleFunctions,
+} from 'n8n-workflow';
 
 // State shared by the input items of one node run, keyed by the run's execute-data object (the
 // same for all items of a run, garbage-collected with it), so nothing outlives the run or is
@@ -13,7 +17,10 @@ const batches = new WeakMap<object, RunBatch>();
 
 function batchOf(ctx: IExecuteSingleFunctions, fresh = false): RunBatch {
 	const key = ctx.getExecuteData();
-	const batch = (!fresh && batches.get(key)) || { unvalidated: new Set<number>(), searches: new Map() };
+	const batch = (!fresh && batches.get(key)) || {
+		unvalidated: new Set<number>(),
+		searches: new Map(),
+	};
 	batches.set(key, batch);
 	return batch;
 }
@@ -64,6 +71,9 @@ export async function shareInBatch<T>(
 		return { result: await pending, reused: true };
 	} catch (error) {
 		const { message, description } = error as ExecutionBaseError;
-		throw new NodeOperationError(ctx.getNode(), message, { itemIndex: ctx.getItemIndex(), description: description ?? undefined });
+		throw new NodeOperationError(ctx.getNode(), message, {
+			itemIndex: ctx.getItemIndex(),
+			description: description ?? undefined,
+		});
 	}
 }

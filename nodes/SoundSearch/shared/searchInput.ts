@@ -33,7 +33,9 @@ export function readSearchInput(ctx: IExecuteSingleFunctions, baseUrl: unknown):
 	return {
 		platform: readPlatform(ctx),
 		query: readQuery(ctx),
-		limit: returnAll ? Infinity : readWholeNumber(ctx, numberField('limit'), ctx.getNodeParameter('limit', null)),
+		limit: returnAll
+			? Infinity
+			: readWholeNumber(ctx, numberField('limit'), ctx.getNodeParameter('limit', null)),
 		pageSize: option('pageSize'),
 		startCursor: readStartCursor(ctx, options.startCursor),
 		simplify: options.simplify === true,
@@ -58,7 +60,8 @@ function checkBaseUrl(ctx: IExecuteSingleFunctions, baseUrl: unknown) {
 	} catch {
 		url = undefined;
 	}
-	const bare = url && /^https?:$/.test(url.protocol) && url.pathname === '/' && !url.search && !url.hash;
+	const bare =
+		url && /^https?:$/.test(url.protocol) && url.pathname === '/' && !url.search && !url.hash;
 	if (bare && !url?.username && !url?.password) return;
 	throw invalid(
 		ctx,
@@ -105,15 +108,25 @@ function readQuery(ctx: IExecuteSingleFunctions): string {
 }
 
 /** Checks a number against its description's range; an unset option takes its default. */
-function readWholeNumber(ctx: IExecuteSingleFunctions, field: INodeProperties, raw: unknown): number {
+function readWholeNumber(
+	ctx: IExecuteSingleFunctions,
+	field: INodeProperties,
+	raw: unknown,
+): number {
 	const value = raw ?? field.default;
-	const { minValue: min, maxValue: max } = field.typeOptions as { minValue: number; maxValue: number };
-	if (typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max) return value;
+	const { minValue: min, maxValue: max } = field.typeOptions as {
+		minValue: number;
+		maxValue: number;
+	};
+	if (typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max)
+		return value;
 	const name = field.displayName;
 	throw invalid(
 		ctx,
 		`The "${name}" parameter must be a whole number from ${min} to ${max}, but it is ${describe(value)}`,
-		name === 'Limit' ? 'Set a limit of at least 1, or turn on Return All.' : `Set "${name}" to a whole number in that range.`,
+		name === 'Limit'
+			? 'Set a limit of at least 1, or turn on Return All.'
+			: `Set "${name}" to a whole number in that range.`,
 	);
 }
 
@@ -123,7 +136,11 @@ function readStartCursor(ctx: IExecuteSingleFunctions, value: unknown): string |
 	if (cursor === '') return undefined;
 	// Cursors are opaque, but they are single tokens: whitespace, control characters or a huge
 	// value mean a wrong column or a pasted page, and sending it would only earn a refusal.
-	if (typeof cursor === 'string' && cursor.length <= MAX_CURSOR_LENGTH && /^[\x21-\x7e]+$/.test(cursor)) {
+	if (
+		typeof cursor === 'string' &&
+		cursor.length <= MAX_CURSOR_LENGTH &&
+		/^[\x21-\x7e]+$/.test(cursor)
+	) {
 		return cursor;
 	}
 	throw invalid(

@@ -46,7 +46,11 @@ function parseEnvelope(body: unknown, creditsCharged: number | null): SearchPage
 		return `The service answered JSON without a list of sounds at data.items: ${preview(body)}`;
 	}
 	const nextCursor = data.nextCursor;
-	if (nextCursor !== null && nextCursor !== undefined && (typeof nextCursor !== 'string' || nextCursor === '')) {
+	if (
+		nextCursor !== null &&
+		nextCursor !== undefined &&
+		(typeof nextCursor !== 'string' || nextCursor === '')
+	) {
 		return `The service answered a nextCursor that is not a string: ${preview(nextCursor)}`;
 	}
 	return { sounds: data.items as IDataObject[], nextCursor: nextCursor ?? null, creditsCharged };
@@ -59,17 +63,22 @@ function pageError(
 	creditsCharged: number | null,
 ) {
 	const credits = creditsCharged === null ? 'an unknown number of' : String(creditsCharged);
-	return new ServiceAnswerError(ctx.getNode(), { status: response.statusCode, creditsCharged } as JsonObject, {
-		itemIndex: ctx.getItemIndex(),
-		httpCode: String(response.statusCode),
-		message,
-		description: `This call was charged ${credits} credit(s) (X-Credits-Charged). It is not retried: the same request would get the same answer.`,
-	});
+	return new ServiceAnswerError(
+		ctx.getNode(),
+		{ status: response.statusCode, creditsCharged } as JsonObject,
+		{
+			itemIndex: ctx.getItemIndex(),
+			httpCode: String(response.statusCode),
+			message,
+			description: `This call was charged ${credits} credit(s) (X-Credits-Charged). It is not retried: the same request would get the same answer.`,
+		},
+	);
 }
 
 function errorText(body: IDataObject): string {
 	const error = body.error;
-	if (isObject(error)) return [error.code, error.message].filter((part) => typeof part === 'string').join(': ');
+	if (isObject(error))
+		return [error.code, error.message].filter((part) => typeof part === 'string').join(': ');
 	return typeof error === 'string' ? error : 'no error details';
 }
 
@@ -78,6 +87,6 @@ function isObject(value: unknown): value is IDataObject {
 }
 
 function preview(value: unknown): string {
-	const text = typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
+	const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
 	return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }

@@ -17,7 +17,10 @@ export class SearchProgress {
 	record(page: SearchPage) {
 		this.pages += 1;
 		this.sounds += page.sounds.length;
-		this.credits = this.credits === null || page.creditsCharged === null ? null : this.credits + page.creditsCharged;
+		this.credits =
+			this.credits === null || page.creditsCharged === null
+				? null
+				: this.credits + page.creditsCharged;
 	}
 
 	/** Throws a clear error instead of following a cursor that would loop or overspend. */
@@ -38,9 +41,12 @@ export class SearchProgress {
 	}
 
 	private stopReason(page: SearchPage & { nextCursor: string }): string | undefined {
-		if (this.seenCursors.has(page.nextCursor)) return 'the service returned a cursor it had already returned';
-		if (page.sounds.length === 0) return 'the service returned an empty page that still points to a next page';
-		if (this.pages >= this.maxPages) return `reached Max Pages (${this.maxPages}) before the last page`;
+		if (this.seenCursors.has(page.nextCursor))
+			return 'the service returned a cursor it had already returned';
+		if (page.sounds.length === 0)
+			return 'the service returned an empty page that still points to a next page';
+		if (this.pages >= this.maxPages)
+			return `reached Max Pages (${this.maxPages}) before the last page`;
 		return undefined;
 	}
 }

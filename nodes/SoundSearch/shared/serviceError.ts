@@ -1,4 +1,9 @@
-import { NodeApiError, type IDataObject, type IExecuteSingleFunctions, type JsonObject } from 'n8n-workflow';
+import {
+	NodeApiError,
+	type IDataObject,
+	type IExecuteSingleFunctions,
+	type JsonObject,
+} from 'n8n-workflow';
 import { readCreditsCharged } from './searchPage';
 
 /** What is known of a call that got no usable answer. */
@@ -41,9 +46,13 @@ export function failedCall(error: unknown): FailedCall {
 function describeCall({ status, code }: FailedCall): [string, string] {
 	if (status !== undefined && STATUS_MESSAGES[status]) return STATUS_MESSAGES[status];
 	if (status !== undefined && status >= 500) {
-		return [`The service failed to answer (${status})`, 'A failure on the service side is not charged. Try again later.'];
+		return [
+			`The service failed to answer (${status})`,
+			'A failure on the service side is not charged. Try again later.',
+		];
 	}
-	if (status !== undefined) return [`The service refused the request (${status})`, 'Check the node parameters.'];
+	if (status !== undefined)
+		return [`The service refused the request (${status})`, 'Check the node parameters.'];
 	if (code && TIMEOUT_CODES.has(code)) {
 		return [
 			'The service did not answer in time',
@@ -62,15 +71,24 @@ function describeCall({ status, code }: FailedCall): [string, string] {
  * network code and the charged credits only: the original error carries the request, its
  * Authorization header included.
  */
-export function serviceError(ctx: IExecuteSingleFunctions, call: FailedCall, attempts: number): NodeApiError {
+export function serviceError(
+	ctx: IExecuteSingleFunctions,
+	call: FailedCall,
+	attempts: number,
+): NodeApiError {
 	const creditsCharged = readCreditsCharged(call.headers);
 	const [message, advice] = describeCall(call);
 	const tried = attempts > 1 ? ` The call was tried ${attempts} times.` : '';
-	const charged = creditsCharged === null ? '' : ` The last try was charged ${creditsCharged} credit(s).`;
-	return new NodeApiError(ctx.getNode(), { status: call.status ?? null, networkError: call.code ?? null } as JsonObject, {
-		itemIndex: ctx.getItemIndex(),
-		httpCode: call.status === undefined ? undefined : String(call.status),
-		message,
-		description: `${advice}${tried}${charged}`,
-	});
+	const charged =
+		creditsCharged === null ? '' : ` The last try was charged ${creditsCharged} credit(s).`;
+	return new NodeApiError(
+		ctx.getNode(),
+		{ status: call.status ?? null, networkError: call.code ?? null } as JsonObject,
+		{
+			itemIndex: ctx.getItemIndex(),
+			httpCode: call.status === undefined ? undefined : String(call.status),
+			message,
+			description: `${advice}${tried}${charged}`,
+		},
+	);
 }

@@ -17,7 +17,8 @@ export const soundSearchFields: INodeProperties[] = [
 		displayOptions: { show: showForSearch },
 		options: platformOptions,
 		default: 'shortvideo',
-		description: 'Which platform to search. Each call (page) is billed in credits at the price shown.',
+		description:
+			'Which platform to search. Each call (page) is billed in credits at the price shown.',
 	},
 	{
 		displayName: 'Query',
@@ -104,7 +105,8 @@ export const soundSearchFields: INodeProperties[] = [
 				type: 'number',
 				typeOptions: { minValue: 1000, maxValue: 300000 },
 				default: 30000,
-				description: 'Milliseconds to wait for each call before giving up on it (and retrying it, see Retries per Page)',
+				description:
+					'Milliseconds to wait for each call before giving up on it (and retrying it, see Retries per Page)',
 			},
 		],
 	},
