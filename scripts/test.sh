@@ -16,4 +16,6 @@ echo "== lint (strict)" && npx n8n-node lint
 echo "== type-check tests" && npx tsc -p tsconfig.test.json
 echo "== unit, engine and reference-service tests"
 npx jest --json --outputFile="$results/unit.json" "$@"
+echo "== real n8n: examples and node end to end"
+npx jest -c jest.e2e.config.js --json --outputFile="$results/e2e.json"
 echo "== community-package scanner (source tree and packed tarball)" && node test/scanner/scan.mjs

@@ -69,7 +69,8 @@ function createFakeOpenAiServer(settings) {
 	function handle(req, res, raw) {
 		const path = (req.url ?? '').split('?')[0];
 		if (path === '/healthz') return sendJson(res, 200, { ok: true });
-		if (path === '/__fake/requests' && req.method === 'GET') return sendJson(res, 200, { requests });
+		if (path === '/__fake/requests' && req.method === 'GET')
+			return sendJson(res, 200, { requests });
 		if (path === '/__fake/reset' && req.method === 'POST') {
 			requests = [];
 			seq = 0;
@@ -87,7 +88,15 @@ function createFakeOpenAiServer(settings) {
 			}
 		}
 		const authorization = req.headers.authorization ?? null;
-		const record = { seq: ++seq, method: req.method, path, authorization, body, status: 0, answer: null };
+		const record = {
+			seq: ++seq,
+			method: req.method,
+			path,
+			authorization,
+			body,
+			status: 0,
+			answer: null,
+		};
 		requests.push(record);
 		/** @param {number} status @param {unknown} answer */
 		const reply = (status, answer) => {
@@ -97,7 +106,10 @@ function createFakeOpenAiServer(settings) {
 		};
 
 		if (settings.apiKey !== null && authorization !== `Bearer ${settings.apiKey}`) {
-			return reply(401, openAiError('Incorrect API key provided.', 'invalid_request_error', 'invalid_api_key'));
+			return reply(
+				401,
+				openAiError('Incorrect API key provided.', 'invalid_request_error', 'invalid_api_key'),
+			);
 		}
 		if (path === '/v1/models' && req.method === 'GET') {
 			return reply(200, {
@@ -143,7 +155,10 @@ function createFakeOpenAiServer(settings) {
 					{
 						id: `call_fake_${++callSeq}`,
 						type: 'function',
-						function: { name: settings.toolName, arguments: JSON.stringify({ query: settings.query }) },
+						function: {
+							name: settings.toolName,
+							arguments: JSON.stringify({ query: settings.query }),
+						},
 					},
 				],
 			};
@@ -162,7 +177,9 @@ function createFakeOpenAiServer(settings) {
  */
 function finalText(query, content) {
 	const text = Array.isArray(content)
-		? content.map((part) => (isObject(part) && typeof part.text === 'string' ? part.text : '')).join('')
+		? content
+				.map((part) => (isObject(part) && typeof part.text === 'string' ? part.text : ''))
+				.join('')
 		: String(content ?? '');
 	/** @type {unknown} */
 	let parsed = text;
@@ -196,7 +213,8 @@ function findSounds(value) {
 		}
 		if (Array.isArray(node)) return node.forEach(walk);
 		if (!isObject(node)) return;
-		if (typeof node.title === 'string') return void found.push(/** @type {{ title: string }} */ (node));
+		if (typeof node.title === 'string')
+			return void found.push(/** @type {{ title: string }} */ (node));
 		Object.values(node).forEach(walk);
 	};
 	walk(value);
@@ -213,7 +231,14 @@ function completion(model, message) {
 		object: 'chat.completion',
 		created: Math.floor(Date.now() / 1000),
 		model,
-		choices: [{ index: 0, message, logprobs: null, finish_reason: message.tool_calls ? 'tool_calls' : 'stop' }],
+		choices: [
+			{
+				index: 0,
+				message,
+				logprobs: null,
+				finish_reason: message.tool_calls ? 'tool_calls' : 'stop',
+			},
+		],
 		usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
 	};
 }
@@ -225,11 +250,24 @@ function completion(model, message) {
  * @param {{ role: string, content: string | null, tool_calls?: object[] }} message
  */
 function streamCompletion(res, model, message) {
-	const base = { id: `chatcmpl-fake-${Date.now().toString(36)}`, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model };
+	const base = {
+		id: `chatcmpl-fake-${Date.now().toString(36)}`,
+		object: 'chat.completion.chunk',
+		created: Math.floor(Date.now() / 1000),
+		model,
+	};
 	const delta = message.tool_calls
-		? { role: 'assistant', content: null, tool_calls: message.tool_calls.map((call, index) => ({ index, ...call })) }
+		? {
+				role: 'assistant',
+				content: null,
+				tool_calls: message.tool_calls.map((call, index) => ({ index, ...call })),
+			}
 		: { role: 'assistant', content: message.content };
-	res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+	res.writeHead(200, {
+		'content-type': 'text/event-stream',
+		'cache-control': 'no-cache',
+		connection: 'keep-alive',
+	});
 	const send = (/** @type {unknown} */ chunk) => res.write(`data: ${JSON.stringify(chunk)}\n\n`);
 	send({ ...base, choices: [{ index: 0, delta, finish_reason: null }] });
 	send({
@@ -261,7 +299,10 @@ function isObject(value) {
  */
 function sendJson(res, status, body) {
 	const text = JSON.stringify(body);
-	res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+	res.writeHead(status, {
+		'content-type': 'application/json',
+		'content-length': Buffer.byteLength(text),
+	});
 	res.end(text);
 }
 
@@ -323,7 +364,9 @@ function main() {
 	server.listen(Number(values.port), values.host, () => {
 		const address = /** @type {import('node:net').AddressInfo} */ (server.address());
 		const origin = `http://${values.host}:${address.port}`;
-		process.stdout.write(`${JSON.stringify({ event: 'listening', url: `${origin}/v1`, origin, pid: process.pid })}\n`);
+		process.stdout.write(
+			`${JSON.stringify({ event: 'listening', url: `${origin}/v1`, origin, pid: process.pid })}\n`,
+		);
 		process.stderr.write(`fake OpenAI listening on ${origin}/v1\n`);
 	});
 }
@@ -368,9 +411,13 @@ async function startFakeOpenAi(options = {}) {
 	if (options.host !== undefined) args.push('--host', options.host);
 	const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
 	/** @type {Promise<{ code: number | null, signal: string | null }>} */
-	const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+	const exited = new Promise((resolve) =>
+		child.once('exit', (code, signal) => resolve({ code, signal })),
+	);
 	let stderr = '';
-	child.stderr.setEncoding('utf8').on('data', (chunk) => (stderr = (stderr + chunk).slice(-STDERR_TAIL_CHARS)));
+	child.stderr
+		.setEncoding('utf8')
+		.on('data', (chunk) => (stderr = (stderr + chunk).slice(-STDERR_TAIL_CHARS)));
 
 	/** @type {Promise<{ code: number | null, signal: string | null }> | undefined} */
 	let stopping;
@@ -378,7 +425,10 @@ async function startFakeOpenAi(options = {}) {
 		stopping ??= (async () => {
 			if (child.exitCode !== null || child.signalCode !== null) return exited;
 			signal(/** @type {number} */ (child.pid), 'SIGTERM');
-			const timer = setTimeout(() => signal(/** @type {number} */ (child.pid), 'SIGKILL'), KILL_GRACE_MS);
+			const timer = setTimeout(
+				() => signal(/** @type {number} */ (child.pid), 'SIGKILL'),
+				KILL_GRACE_MS,
+			);
 			try {
 				return await exited;
 			} finally {
@@ -392,7 +442,10 @@ async function startFakeOpenAi(options = {}) {
 	let line;
 	try {
 		line = await new Promise((resolve, reject) => {
-			const timer = setTimeout(() => reject(new Error(`fake OpenAI did not start in ${START_TIMEOUT_MS} ms\n${stderr}`)), START_TIMEOUT_MS);
+			const timer = setTimeout(
+				() => reject(new Error(`fake OpenAI did not start in ${START_TIMEOUT_MS} ms\n${stderr}`)),
+				START_TIMEOUT_MS,
+			);
 			void exited.then(({ code, signal: sig }) => {
 				clearTimeout(timer);
 				reject(new Error(`fake OpenAI exited early (code ${code}, signal ${sig})\n${stderr}`));

@@ -19,14 +19,16 @@ function packageTarball() {
 	if (packed) return packed;
 	const npx = (args) => execFileSync('npx', args, { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
 	npx(['n8n-node', 'build']);
-	fs.rmSync(PACK_DIR, { recursive: true, force: true });
 	fs.mkdirSync(PACK_DIR, { recursive: true });
-	const out = execFileSync('npm', ['pack', '--json', '--pack-destination', PACK_DIR], {
+	// A folder of its own: another process packing at the same time must not delete this tarball.
+	const dir = fs.mkdtempSync(path.join(PACK_DIR, `${process.pid}-`));
+	process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+	const out = execFileSync('npm', ['pack', '--json', '--pack-destination', dir], {
 		cwd: REPO_ROOT,
 		stdio: ['ignore', 'pipe', 'inherit'],
 	});
 	const [{ filename }] = JSON.parse(out.toString());
-	packed = path.join(PACK_DIR, path.basename(filename));
+	packed = path.join(dir, path.basename(filename));
 	return packed;
 }
 
