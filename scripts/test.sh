@@ -18,4 +18,6 @@ echo "== unit, engine and reference-service tests"
 npx jest --json --outputFile="$results/unit.json" "$@"
 echo "== real n8n: examples and node end to end"
 npx jest -c jest.e2e.config.js --json --outputFile="$results/e2e.json"
+echo "== real n8n in queue mode: main + Redis + 3 workers + PostgreSQL"
+npx jest -c jest.queue.config.js --json --outputFile="$results/queue.json"
 echo "== community-package scanner (source tree and packed tarball)" && node test/scanner/scan.mjs
