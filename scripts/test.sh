@@ -20,4 +20,7 @@ echo "== real n8n: examples and node end to end"
 npx jest -c jest.e2e.config.js --json --outputFile="$results/e2e.json"
 echo "== real n8n in queue mode: main + Redis + 3 workers + PostgreSQL"
 npx jest -c jest.queue.config.js --json --outputFile="$results/queue.json"
+echo "== n8n editor in headless Chromium: node panel, icon, parameters, runs from the editor"
+bash scripts/ensure-chromium.sh
+npx jest -c jest.editor.config.js --json --outputFile="$results/editor.json"
 echo "== community-package scanner (source tree and packed tarball)" && node test/scanner/scan.mjs

@@ -272,7 +272,7 @@ class Stack {
 		this.userFolder = undefined;
 		this.tempFolder = false;
 		this.credential = { ...DEMO_CREDENTIAL, data: { apiKey: SERVICE_KEY, baseUrl: '' } };
-		/** @type {Array<{ id: string, name: string, file: string }>} */
+		/** @type {Array<{ id: string, name: string, file: string, nodes: Array<{ name: string, type: string }> }>} */
 		this.workflows = [];
 		/** @type {string[]} */
 		this.problems = [];
@@ -318,20 +318,22 @@ class Stack {
 			await this.step('user folder with the packed package installed', () => this.prepareUserFolder(tarball));
 
 			const servicePort = await pickPort(this.options.servicePort);
-			this.service = await this.step('reference service started', () =>
-				startReferenceService({ keys: [SERVICE_KEY], args: ['--port', String(servicePort)] }),
-			);
-			this.credential.data.baseUrl = this.service.url;
+			// Handles are stored inside the step: a stop() during the step must find them.
+			const service = await this.step('reference service started', async () => {
+				this.service = await startReferenceService({ keys: [SERVICE_KEY], args: ['--port', String(servicePort)] });
+				return this.service;
+			});
+			this.credential.data.baseUrl = service.url;
 
 			await this.step('credential and workflows imported', () => this.importAll());
 
 			const n8nPort = await pickPort(this.options.n8nPort, [servicePort]);
 			const brokerPort = await pickPort(this.options.brokerPort, [servicePort, n8nPort]);
 			const folder = /** @type {string} */ (this.userFolder);
-			this.n8n = await this.step('n8n started', () =>
-				n8n.startN8n(folder, { port: n8nPort, brokerPort, env: this.options.n8nEnv }),
-			);
-			const server = this.n8n;
+			const server = await this.step('n8n started', async () => {
+				this.n8n = await n8n.startN8n(folder, { port: n8nPort, brokerPort, env: this.options.n8nEnv });
+				return this.n8n;
+			});
 			const session = await this.step('owner ready', () => ensureOwner(server.url, this.owner));
 			this.request = session.request;
 			this.ownerCreated = session.created;
@@ -368,14 +370,21 @@ class Stack {
 		this.problems.push(...examples.problems);
 		const all = [{ file: '(built in)', workflow: demoWorkflow(this.credential) }, ...examples.workflows];
 		const batch = await this.importWorkflows(folder, all.map((w) => w.workflow));
+		/** @param {{ file: string, workflow: Record<string, any> }} entry */
+		const summary = ({ file, workflow }) => ({
+			id: String(workflow.id),
+			name: String(workflow.name),
+			file,
+			nodes: workflow.nodes.map((/** @type {any} */ n) => ({ name: String(n.name), type: String(n.type) })),
+		});
 		if (batch.ok) {
-			this.workflows = all.map(({ file, workflow }) => ({ id: workflow.id, name: workflow.name, file }));
+			this.workflows = all.map(summary);
 			return;
 		}
 		// One bad example must not keep the rest (and the demo) out: import them one by one.
 		for (const { file, workflow } of all) {
 			const single = await this.importWorkflows(folder, [workflow]);
-			if (single.ok) this.workflows.push({ id: workflow.id, name: workflow.name, file });
+			if (single.ok) this.workflows.push(summary({ file, workflow }));
 			else if (file === '(built in)') throw new Error(`importing the demo workflow failed:\n${single.output}`);
 			else this.problems.push(`${file}: n8n import:workflow failed:\n${single.output}`);
 		}
@@ -433,23 +442,34 @@ class Stack {
 		}, 1000);
 	}
 
-	/** Stops n8n, then the reference service (by pid); removes a temp user folder. Idempotent. */
+	/**
+	 * Stops n8n, then the reference service (by pid); removes a temp user folder. Idempotent, and
+	 * may be called while start() runs: what start() brings up after that is stopped when start()
+	 * notices (every later call stops whatever is up by then).
+	 * @returns {Promise<void>}
+	 */
 	stop() {
 		this.stopping = true;
 		if (this.watchTimer) clearInterval(this.watchTimer);
-		this.stopPromise ??= (async () => {
-			const errors = [];
-			for (const stopOne of [() => this.n8n?.stop(), () => this.service?.stop()]) {
-				try {
-					await stopOne();
-				} catch (error) {
-					errors.push(error);
-				}
-			}
-			if (this.tempFolder && this.userFolder) n8n.removeN8nUserFolder(this.userFolder);
-			if (errors.length > 0) throw errors[0];
-		})();
+		const previous = (this.stopPromise ?? Promise.resolve()).catch(() => {});
+		this.stopPromise = previous.then(() => this.stopStarted());
 		return this.stopPromise;
+	}
+
+	/** @returns {Promise<void>} */
+	async stopStarted() {
+		const errors = [];
+		// Both handles' stop() are idempotent (n8n: SIGTERM to its supervisor, SIGKILL of the group
+		// after 10 s; service: SIGTERM, SIGKILL after 3 s).
+		for (const stopOne of [() => this.n8n?.stop(), () => this.service?.stop()]) {
+			try {
+				await stopOne();
+			} catch (error) {
+				errors.push(error);
+			}
+		}
+		if (this.tempFolder && this.userFolder) n8n.removeN8nUserFolder(this.userFolder);
+		if (errors.length > 0) throw errors[0];
 	}
 
 	/** Pids still alive among those this stack started (for checks after stop()). */
