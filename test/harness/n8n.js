@@ -6,7 +6,7 @@
 //
 // Plain CommonJS on purpose: the project's strict linter applies node-code rules to every .ts file.
 // The environment n8n runs with comes from n8n_env in n8n-host/lib.sh (one definition for bash and
-// for this file). Every n8n process is started through a small supervisor (SUPERVISOR below) that
+// for this file). Every n8n process is started through a small supervisor (test/harness/supervisor.js) that
 // is the leader of its own process group: stopping kills the whole group (n8n and its task-runner
 // child), and the supervisor stops n8n on its own when this process dies (its IPC channel closes).
 
@@ -16,6 +16,7 @@ const fs = require('node:fs');
 const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
+const { liveSupervisors, spawnSupervised } = require('./supervisor');
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const HOST_DIR = path.join(REPO_ROOT, 'n8n-host');
@@ -29,72 +30,6 @@ const STOP_GRACE_MS = 10_000;
 const CLI_STOP_GRACE_MS = 3_000;
 // Enough of a server's output to explain a failed start, without growing without bound.
 const LOG_TAIL_CHARS = 20_000;
-
-/**
- * Runs inside the supervisor process (`node -e SUPERVISOR <argv-json> <graceMs>`). It starts the
- * command in its own process group, relays its output, reports its pid over IPC, forwards SIGTERM/SIGINT,
- * stops the child when the parent goes away (IPC disconnect, or ppid change as a backup),
- * SIGKILLs the whole group if the child outlives the grace period, and exits with the child.
- */
-const SUPERVISOR = `
-const { spawn } = require('node:child_process');
-const [cmd, ...args] = JSON.parse(process.argv[1]);
-const graceMs = Number(process.argv[2]);
-const parentPid = process.ppid;
-// n8n writes to pipes this process owns, not to the parent's: when the parent dies, n8n's
-// writes must not fail (EPIPE made n8n spin instead of shutting down).
-const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-let parentGone = false;
-for (const [from, to] of [[child.stdout, process.stdout], [child.stderr, process.stderr]]) {
-	to.on('error', () => { parentGone = true; });
-	from.on('data', (chunk) => { if (!parentGone) to.write(chunk); });
-}
-let stopping = false;
-const killGroup = (sig) => { try { process.kill(-process.pid, sig); } catch {} };
-const stop = () => {
-	if (stopping) return;
-	stopping = true;
-	try { child.kill('SIGTERM'); } catch {}
-	setTimeout(() => killGroup('SIGKILL'), graceMs).unref();
-};
-if (process.send) process.send({ event: 'spawned', pid: child.pid });
-process.on('disconnect', () => { parentGone = true; stop(); });
-process.on('SIGTERM', stop);
-process.on('SIGINT', stop);
-setInterval(() => { if (process.ppid !== parentPid) { parentGone = true; stop(); } }, 1000).unref();
-child.on('error', (error) => {
-	if (process.connected) process.send({ event: 'error', message: String(error && error.message) });
-	process.exit(127);
-});
-child.on('exit', (code, signal) => {
-	// Leftovers of the group (e.g. a task runner n8n did not stop): ask them to go. Then relay the
-	// rest of n8n's output ('close'; at most 1 s), report the exit and leave with n8n's code.
-	stopping = true;
-	killGroup('SIGTERM');
-	let done = false;
-	const finish = () => {
-		if (done) return;
-		done = true;
-		const leave = () => process.exit(code === null ? 1 : code);
-		if (process.connected) process.send({ event: 'exit', code, signal }, leave);
-		else leave();
-	};
-	child.on('close', finish);
-	setTimeout(finish, 1000);
-});
-`;
-
-/** Supervisors still running, by pid: killed if this process exits without stopping them. */
-const liveSupervisors = new Set();
-process.on('exit', () => {
-	for (const pid of liveSupervisors) {
-		try {
-			process.kill(pid, 'SIGTERM');
-		} catch {
-			// already gone
-		}
-	}
-});
 
 /** @type {Promise<string> | undefined} */
 let installPromise;
@@ -194,14 +129,8 @@ function n8nEnv(userFolder, port, brokerPort, extra = {}) {
  * @returns {Supervised}
  */
 function superviseN8n(args, env, cwd, { tailOnly = false, graceMs }) {
-	const supervisor = spawn(process.execPath, ['-e', SUPERVISOR, JSON.stringify([N8N_BIN, ...args]), String(graceMs)], {
-		cwd,
-		env,
-		detached: true,
-		stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-	});
+	const supervisor = spawnSupervised([N8N_BIN, ...args], { env, cwd, graceMs });
 	const pgid = /** @type {number} */ (supervisor.pid);
-	liveSupervisors.add(pgid);
 	let out = '';
 	let err = '';
 	/** @param {string} text @param {string} chunk */
