@@ -16,7 +16,7 @@ const fs = require('node:fs');
 const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
-const { liveSupervisors, spawnSupervised } = require('./supervisor');
+const { liveSupervisors, spawnSupervised, stopSupervised } = require('./supervisor');
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const HOST_DIR = path.join(REPO_ROOT, 'n8n-host');
@@ -168,21 +168,7 @@ function superviseN8n(args, env, cwd, { tailOnly = false, graceMs }) {
 
 	/** @param {number} ms */
 	const stop = async (ms) => {
-		if (!liveSupervisors.has(pgid)) return void (await exited);
-		try {
-			process.kill(pgid, 'SIGTERM'); // the supervisor forwards it to n8n
-		} catch {
-			// gone already
-		}
-		const timer = setTimeout(() => {
-			try {
-				process.kill(-pgid, 'SIGKILL');
-			} catch {
-				// gone already
-			}
-		}, ms + 2_000);
-		await exited;
-		clearTimeout(timer);
+		await stopSupervised(pgid, exited, ms + 2_000);
 	};
 	return { supervisor, childPid, exited, stdout: () => out, stderr: () => err, stop };
 }

@@ -35,7 +35,7 @@ const os = require('node:os');
 const path = require('node:path');
 
 const n8n = require('./n8n');
-const { liveSupervisors, spawnSupervised } = require('./supervisor');
+const { liveSupervisors, spawnSupervised, stopSupervised } = require('./supervisor');
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const QUEUE_ENV_SH = path.join(REPO_ROOT, 'scripts', 'queue-env.sh');
@@ -141,24 +141,7 @@ function supervise(name, command, { env = process.env, cwd, graceMs, stopSignal 
 				return false;
 			}
 		},
-		stop: async () => {
-			if (!liveSupervisors.has(pgid)) return exited;
-			try {
-				process.kill(pgid, 'SIGTERM'); // the supervisor sends the command its stop signal
-			} catch {
-				// gone already
-			}
-			const timer = setTimeout(() => {
-				try {
-					process.kill(-pgid, 'SIGKILL');
-				} catch {
-					// gone already
-				}
-			}, graceMs + 3_000);
-			const result = await exited;
-			clearTimeout(timer);
-			return result;
-		},
+		stop: async () => await stopSupervised(pgid, exited, graceMs + 3_000),
 	};
 }
 

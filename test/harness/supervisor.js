@@ -92,4 +92,31 @@ function spawnSupervised(command, { env = process.env, cwd, graceMs, stopSignal 
 	return supervisor;
 }
 
-module.exports = { spawnSupervised, liveSupervisors };
+/**
+ * Stops a supervised process: SIGTERM to its supervisor (which forwards the stop signal), then
+ * SIGKILL to the whole group if it is still there `graceMs` later; resolves when it has exited.
+ * @template T
+ * @param {number} pgid the supervisor's pid (leader of the process group)
+ * @param {Promise<T>} exited resolves when the supervisor has exited
+ * @param {number} graceMs
+ * @returns {Promise<T>}
+ */
+async function stopSupervised(pgid, exited, graceMs) {
+	if (!liveSupervisors.has(pgid)) return await exited;
+	signalGroup(pgid, 'SIGTERM');
+	const timer = setTimeout(() => signalGroup(-pgid, 'SIGKILL'), graceMs);
+	const result = await exited;
+	clearTimeout(timer);
+	return result;
+}
+
+/** @param {number} pid @param {NodeJS.Signals} signal */
+function signalGroup(pid, signal) {
+	try {
+		process.kill(pid, signal);
+	} catch {
+		// gone already
+	}
+}
+
+module.exports = { spawnSupervised, stopSupervised, liveSupervisors };

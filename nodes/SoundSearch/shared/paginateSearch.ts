@@ -42,27 +42,9 @@ export async function paginateSearch(
 	}
 }
 
-/** Everything that decides which calls a search makes (output shaping is per item). */
-function searchKey({
-	platform,
-	query,
-	limit,
-	pageSize,
-	startCursor,
-	maxPages,
-	maxRetries,
-	timeoutMs,
-}: SearchInput) {
-	return JSON.stringify([
-		platform,
-		query,
-		limit,
-		pageSize,
-		startCursor,
-		maxPages,
-		maxRetries,
-		timeoutMs,
-	]);
+/** Everything that decides which calls a search makes; Simplify Output only shapes the items. */
+function searchKey(input: SearchInput) {
+	return JSON.stringify({ ...input, simplify: null });
 }
 
 async function fetchPages(
