@@ -365,14 +365,22 @@ async function profilePhase(ctx, session, profileScenarios) {
 		const ok = r.status === 200 && (variant === 'noop' || r.json.count_soundId === ctx.pages * ctx.pageSize);
 		assert(ok, `profile ${variant}: ${r.status} ${JSON.stringify(r.json).slice(0, 200)}`);
 	};
-	ctx.log(`profile: ${times} runs each of node and http under the V8 sampling profiler`);
+	const keywords = (variant) => async () => {
+		await ctx.billing.reset(); // cold cache, as in the timed keyword runs
+		const r = await callWebhook(webhookUrl(ctx, `keywords-${variant}`), { method: 'POST', body: { keywords: KEYWORDS } });
+		assert(r.status === 200 && r.json.count_soundId === expectedKeywordItems(KEYWORDS), `profile keywords-${variant}: ${r.status}`);
+	};
+	ctx.log(`profile: ${times} runs each of node, http, noop, keywords-node, keywords-http under the V8 sampling profiler`);
 	const result = await profileScenarios(session, [
 		{ label: 'node', times, run: run('node') },
 		{ label: 'http', times, run: run('http') },
 		{ label: 'noop', times, run: run('noop') },
+		{ label: 'keywords-node', times, run: keywords('node') },
+		{ label: 'keywords-http', times, run: keywords('http') },
 	]);
 	await ctx.resetTiming();
-	return { ...result, pages: ctx.pages };
+	await ctx.billing.reset();
+	return { ...result, pages: ctx.pages, keywords: KEYWORDS.length };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -14,6 +14,11 @@
 //   --max-load X            wait for a 1-minute load average below X before starting (0.7)
 //   --wait-load-seconds S   how long to wait for that at most (default 600; --quick 0)
 //   --deadline-minutes M    hard bound on the whole run (default 40)
+//   --max-foreign-cores X   other processes' CPU use above which the timing phase counts as
+//                           disturbed (default 0.15 cores)
+//   --busy-retries N        repeat a disturbed timing phase up to N times, after waiting for
+//                           other processes to calm down; the least disturbed attempt is
+//                           reported, the others are listed (default 2; --quick 0)
 //   --phases LIST           run only these of time,scale,credits,keywords,memory,profile
 //   --tarball FILE          benchmark this package tarball instead of packing the working tree
 
@@ -52,6 +57,8 @@ function readOptions(argv) {
 			'max-load': { type: 'string', default: '0.7' },
 			'wait-load-seconds': { type: 'string' },
 			'deadline-minutes': { type: 'string', default: '40' },
+			'busy-retries': { type: 'string' },
+			'max-foreign-cores': { type: 'string', default: '0.15' },
 			phases: { type: 'string', default: 'time,scale,credits,keywords,memory,profile' },
 			tarball: { type: 'string' },
 			help: { type: 'boolean', default: false },
@@ -72,6 +79,8 @@ function readOptions(argv) {
 		maxLoad: Number(values['max-load']),
 		waitLoadSeconds: int(values['wait-load-seconds'], quick ? 0 : 600),
 		deadlineMs: Number(values['deadline-minutes']) * 60_000,
+		busyRetries: int(values['busy-retries'], quick ? 0 : 2),
+		maxForeignCores: Number(values['max-foreign-cores']),
 		tarball: values.tarball ? path.resolve(values.tarball) : undefined,
 		phases: new Set(values.phases.split(',').map((p) => p.trim())),
 		argv,
@@ -144,6 +153,19 @@ async function prepareN8nFolder(tarball, services) {
 		throw new Error(`n8n import:workflow failed (${result.code}):\n${result.stdout.slice(-3000)}\n${result.stderr.slice(-2000)}`);
 	}
 	return { folder, workflows, paths };
+}
+
+/** How the installed package's credential authenticates requests (for the report's explanation). */
+function credentialAuthenticate(folder) {
+	const file = path.join(folder, '.n8n', 'nodes', 'node_modules', 'n8n-nodes-sound-search', 'dist', 'credentials', 'SoundSearchApi.credentials.js');
+	try {
+		const { SoundSearchApi } = require(file);
+		const auth = new SoundSearchApi().authenticate;
+		if (typeof auth === 'function') return { kind: 'function' };
+		return { kind: auth?.type ?? 'none', properties: auth?.properties ?? null };
+	} catch (error) {
+		return { kind: 'unknown', error: String(error) };
+	}
 }
 
 /** Activates (publishes) every workflow through the REST API, as the editor's toggle does. */
@@ -227,11 +249,13 @@ async function main() {
 		pageSize: PAGE_SIZE,
 		pagesQuery: PAGES_QUERY,
 	};
-	const results = { options: { ...options, phases: [...options.phases] }, tarball: options.tarball ? path.basename(options.tarball) : null, machine, quiet, startSeconds, versions: versions(server.pid), phases: {} };
+	const results = {
+		credentialAuthenticate: credentialAuthenticate(prepared.folder),
+		options: { ...options, phases: [...options.phases] }, tarball: options.tarball ? path.basename(options.tarball) : null, machine, quiet, startSeconds, versions: versions(server.pid), phases: {} };
 	results.n8nMemoryAfterStart = system.memory(server.pid);
 	await phases.prepareServices(ctx);
 	const want = options.phases;
-	if (want.has('time')) results.phases.time = await phases.timePhase(ctx);
+	if (want.has('time')) results.phases.time = await timeWithRetries(ctx, options);
 	if (want.has('scale')) results.phases.scale = await phases.scalePhase(ctx);
 	if (want.has('credits')) results.phases.credits = await phases.creditsPhase(ctx);
 	if (want.has('keywords')) results.phases.keywords = await phases.keywordsPhase(ctx);
@@ -257,6 +281,27 @@ async function main() {
 	writeReport(options.out, results);
 	log(`wrote ${path.relative(process.cwd(), options.out) || options.out} (${results.wallSeconds.toFixed(0)} s)`);
 	clearTimeout(hardStop);
+}
+
+/**
+ * The timing phase, repeated (bounded) when other processes disturbed it: before each attempt,
+ * a bounded wait for other processes' CPU use to fall below the threshold.
+ */
+async function timeWithRetries(ctx, options) {
+	const attempts = [];
+	let best;
+	for (let attempt = 1; attempt <= 1 + options.busyRetries; attempt++) {
+		const before = options.quick ? null : await system.waitForQuietCpu(options.maxForeignCores, 300, log);
+		const t = await phases.timePhase(ctx);
+		t.attempt = attempt;
+		t.quietBefore = before;
+		attempts.push(t);
+		if (!best || t.cpu.foreignCores < best.cpu.foreignCores) best = t;
+		if (t.cpu.foreignCores < options.maxForeignCores) break;
+		log(`time: attempt ${attempt} disturbed (other processes used ${t.cpu.foreignCores.toFixed(2)} cores)`);
+	}
+	best.attempts = attempts.map((t) => ({ attempt: t.attempt, foreignCores: t.cpu.foreignCores, runs: t.attempt === best.attempt ? undefined : t.runs }));
+	return best;
 }
 
 /** Keeps the raw results of the last run (gitignored) so the report can be re-rendered. */

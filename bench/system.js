@@ -157,4 +157,24 @@ async function waitForQuiet(maxLoad, maxWaitSeconds, log) {
 	return { quiet: false, waitedSeconds: (Date.now() - start) / 1000, load: loadavg() };
 }
 
-module.exports = { machine, memory, resetPeak, descendants, foreignCpuMeter, loadavg, waitForQuiet, processCpuSeconds };
+/**
+ * Waits (bounded) until other processes use less than maxForeignCores over a window of
+ * windowSeconds (CPU of this process tree excluded, so an idle n8n of ours does not count).
+ * @returns {Promise<{ quiet: boolean, waitedSeconds: number, foreignCores: number }>}
+ */
+async function waitForQuietCpu(maxForeignCores, maxWaitSeconds, log, windowSeconds = 10) {
+	const start = Date.now();
+	let foreignCores = NaN;
+	for (let i = 0; i < 1000; i++) {
+		const meter = foreignCpuMeter();
+		await new Promise((resolve) => setTimeout(resolve, windowSeconds * 1000));
+		foreignCores = meter.stop().foreignCores;
+		const waited = (Date.now() - start) / 1000;
+		if (foreignCores < maxForeignCores) return { quiet: true, waitedSeconds: waited, foreignCores };
+		if (waited >= maxWaitSeconds) return { quiet: false, waitedSeconds: waited, foreignCores };
+		log(`other processes use ${foreignCores.toFixed(2)} cores (>= ${maxForeignCores}): waiting (${Math.round(waited)} of ${maxWaitSeconds} s)`);
+	}
+	return { quiet: false, waitedSeconds: (Date.now() - start) / 1000, foreignCores };
+}
+
+module.exports = { waitForQuietCpu, machine, memory, resetPeak, descendants, foreignCpuMeter, loadavg, waitForQuiet, processCpuSeconds };
