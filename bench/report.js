@@ -316,7 +316,7 @@ function timeSection(results, t) {
 	lines.push('');
 	lines.push('Derived, per round (paired), then the median and the spread over the rounds:');
 	lines.push('');
-	const row = (label, s, unit = 'ms') => [label, `**${f2(s.median)}** ${unit}`, `${f2(s.p25)}–${f2(s.p75)}`, `${f2(s.p10)}–${f2(s.p90)}`];
+	const row = (label, s, unit = 'ms') => [label, `**${f2(s.median)}**${unit ? ` ${unit}` : ''}`, `${f2(s.p25)}–${f2(s.p75)}`, `${f2(s.p10)}–${f2(s.p90)}`];
 	lines.push(
 		table(
 			['Figure', 'median', 'p25–p75', 'p10–p90'],
@@ -587,7 +587,7 @@ function keywordsSection(results, p) {
 		const runs = k.distinct.filter((r) => r.variant === v);
 		const ms = summarize(runs.map((r) => r.ms));
 		return [
-			v === 'node' ? LABELS.node : v === 'http' ? '(b) HTTP Request + Split Out' : LABELS.floor,
+			v === 'node' ? LABELS.node : v === 'http' ? '(b) HTTP Request + Split Out' : '(d) undici, all requests at once, outside n8n',
 			`**${f0(ms.median)}**`,
 			`${f0(ms.min)}–${f0(ms.max)}`,
 			`**${f2(ms.median / k.keywords.length)}**`,

@@ -110,10 +110,11 @@ function versions(n8nPid) {
 			return '';
 		}
 	};
-	const dirty = git(['status', '--porcelain', '--untracked-files=no']);
+	// Only what goes into the package counts (the benchmark's own files do not change the package).
+	const dirty = git(['status', '--porcelain', '--untracked-files=all', '--', 'nodes', 'credentials', 'icons', 'package.json', 'tsconfig.json']);
 	return {
 		package: readJson(path.join(REPO_ROOT, 'package.json')).version,
-		commit: `${git(['rev-parse', '--short', 'HEAD']) || 'unknown'}${dirty ? ' (with uncommitted changes)' : ''}`,
+		commit: `${git(['rev-parse', '--short', 'HEAD']) || 'unknown'}${dirty ? ' (with uncommitted changes to the package sources)' : ''}`,
 		n8n: readJson(path.join(hostModules, 'n8n', 'package.json')).version,
 		n8nCore: readJson(path.join(hostModules, 'n8n-core', 'package.json')).version,
 		n8nNodesBase: readJson(path.join(hostModules, 'n8n-nodes-base', 'package.json')).version,
