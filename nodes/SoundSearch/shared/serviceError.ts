@@ -29,7 +29,7 @@ const STATUS_MESSAGES: Record<number, [string, string]> = {
 	],
 	429: [
 		'The service is rate limiting this API key (429 Too Many Requests)',
-		'Run fewer searches at once or space them out (e.g. the Loop Over Items node with a Wait), then try again.',
+		'Rate-limited calls are not charged. Lower the Max Calls in Flight option or raise Max Wait on Rate Limits, then run again for the searches that did not finish.',
 	],
 };
 
@@ -75,6 +75,7 @@ export function serviceError(
 	ctx: IExecuteSingleFunctions,
 	call: FailedCall,
 	attempts: number,
+	note = '',
 ): NodeApiError {
 	const creditsCharged = readCreditsCharged(call.headers);
 	const [message, advice] = describeCall(call);
@@ -88,7 +89,7 @@ export function serviceError(
 			itemIndex: ctx.getItemIndex(),
 			httpCode: call.status === undefined ? undefined : String(call.status),
 			message,
-			description: `${advice}${tried}${charged}`,
+			description: `${advice}${tried}${charged}${note}`,
 		},
 	);
 }
