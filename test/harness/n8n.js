@@ -91,7 +91,14 @@ function n8nEnv(userFolder, port, brokerPort, extra = {}) {
 	delete base.NODE_OPTIONS;
 	const result = spawnSync(
 		'bash',
-		['-c', 'source "$0" >&2 && n8n_env "$1" "$2" "$3" >&2 && env -0', LIB_SH, userFolder, String(port), String(brokerPort)],
+		[
+			'-c',
+			'source "$0" >&2 && n8n_env "$1" "$2" "$3" >&2 && env -0',
+			LIB_SH,
+			userFolder,
+			String(port),
+			String(brokerPort),
+		],
 		{ env: /** @type {NodeJS.ProcessEnv} */ (base), encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 },
 	);
 	if (result.status !== 0) {
@@ -185,7 +192,13 @@ async function createN8nUserFolder({ packageTarball } = {}) {
 	if (packageTarball) {
 		const result = spawnSync(
 			'bash',
-			['-c', 'source "$0" && install_package_tarball "$1" "$2"', LIB_SH, path.resolve(packageTarball), folder],
+			[
+				'-c',
+				'source "$0" && install_package_tarball "$1" "$2"',
+				LIB_SH,
+				path.resolve(packageTarball),
+				folder,
+			],
 			{ encoding: 'utf8' },
 		);
 		if (result.status !== 0) {
@@ -234,7 +247,13 @@ async function n8nCli(userFolder, args, { env = {}, timeoutMs = CLI_TIMEOUT_MS }
 	}, timeoutMs);
 	const { code, signal } = await run.exited;
 	clearTimeout(timer);
-	return { code: timedOut ? null : code, signal, timedOut, stdout: run.stdout(), stderr: run.stderr() };
+	return {
+		code: timedOut ? null : code,
+		signal,
+		timedOut,
+		stdout: run.stdout(),
+		stderr: run.stderr(),
+	};
 }
 
 /**
@@ -383,14 +402,22 @@ function nodeOutputItems(run, nodeName, { runIndex = 0, output = 0 } = {}) {
  *   readyTimeoutMs?: number }} [options]
  * @returns {Promise<N8nServer>}
  */
-async function startN8n(userFolder, { port, brokerPort, env = {}, readyTimeoutMs = READY_TIMEOUT_MS } = {}) {
+async function startN8n(
+	userFolder,
+	{ port, brokerPort, env = {}, readyTimeoutMs = READY_TIMEOUT_MS } = {},
+) {
 	const serverPort = port ?? (await getFreePort());
 	const serverBrokerPort = brokerPort ?? (await getFreePort());
 	const url = `http://127.0.0.1:${serverPort}`;
-	const run = superviseN8n(['start'], n8nEnv(userFolder, serverPort, serverBrokerPort, env), userFolder, {
-		tailOnly: true,
-		graceMs: STOP_GRACE_MS,
-	});
+	const run = superviseN8n(
+		['start'],
+		n8nEnv(userFolder, serverPort, serverBrokerPort, env),
+		userFolder,
+		{
+			tailOnly: true,
+			graceMs: STOP_GRACE_MS,
+		},
+	);
 	const logs = () => `--- stdout ---\n${run.stdout()}\n--- stderr ---\n${run.stderr()}`;
 	/** @type {{code: number | null, signal: string | null} | undefined} */
 	let exit;
@@ -403,14 +430,20 @@ async function startN8n(userFolder, { port, brokerPort, env = {}, readyTimeoutMs
 	const deadline = Date.now() + readyTimeoutMs;
 	for (;;) {
 		if (exit) {
-			throw new Error(`n8n start exited early (code ${exit.code}, signal ${exit.signal})\n${logs()}`);
+			throw new Error(
+				`n8n start exited early (code ${exit.code}, signal ${exit.signal})\n${logs()}`,
+			);
 		}
 		if (Date.now() > deadline) {
 			await stop();
-			throw new Error(`n8n start: ${url}/healthz/readiness not ready after ${readyTimeoutMs} ms\n${logs()}`);
+			throw new Error(
+				`n8n start: ${url}/healthz/readiness not ready after ${readyTimeoutMs} ms\n${logs()}`,
+			);
 		}
 		try {
-			const response = await fetch(`${url}/healthz/readiness`, { signal: AbortSignal.timeout(2_000) });
+			const response = await fetch(`${url}/healthz/readiness`, {
+				signal: AbortSignal.timeout(2_000),
+			});
 			if (response.status === 200) break;
 		} catch {
 			// not listening yet
@@ -506,7 +539,9 @@ async function testCredential(request, credential) {
 	if (data === undefined || name === undefined) {
 		const stored = await request('GET', `/rest/credentials/${credential.id}?includeData=true`);
 		if (stored.status !== 200) {
-			throw new Error(`GET /rest/credentials/${credential.id}: ${stored.status} ${JSON.stringify(stored.body)}`);
+			throw new Error(
+				`GET /rest/credentials/${credential.id}: ${stored.status} ${JSON.stringify(stored.body)}`,
+			);
 		}
 		data = data ?? stored.body.data.data;
 		name = name ?? stored.body.data.name;
@@ -515,7 +550,9 @@ async function testCredential(request, credential) {
 		credentials: { ...credential, name, data },
 	});
 	if (response.status !== 200) {
-		throw new Error(`POST /rest/credentials/test: ${response.status} ${JSON.stringify(response.body)}`);
+		throw new Error(
+			`POST /rest/credentials/test: ${response.status} ${JSON.stringify(response.body)}`,
+		);
 	}
 	return response.body.data;
 }
@@ -536,17 +573,25 @@ async function runWorkflowViaRest(request, workflowId, { triggerNode, timeoutMs 
 	});
 	const executionId = started.body?.data?.executionId;
 	if (started.status !== 200 || !executionId) {
-		throw new Error(`POST /rest/workflows/${workflowId}/run: ${started.status} ${JSON.stringify(started.body)}`);
+		throw new Error(
+			`POST /rest/workflows/${workflowId}/run: ${started.status} ${JSON.stringify(started.body)}`,
+		);
 	}
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		const response = await request('GET', `/rest/executions/${executionId}`);
 		const execution = response.body?.data;
-		if (response.status === 200 && execution && !['new', 'running', 'waiting'].includes(execution.status)) {
+		if (
+			response.status === 200 &&
+			execution &&
+			!['new', 'running', 'waiting'].includes(execution.status)
+		) {
 			return { executionId, execution, run: parseExecutionData(execution.data) };
 		}
 		if (Date.now() > deadline) {
-			throw new Error(`execution ${executionId} not finished after ${timeoutMs} ms: ${JSON.stringify(response.body)}`);
+			throw new Error(
+				`execution ${executionId} not finished after ${timeoutMs} ms: ${JSON.stringify(response.body)}`,
+			);
 		}
 		await new Promise((resolve) => setTimeout(resolve, 250));
 	}

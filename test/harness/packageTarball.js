@@ -17,7 +17,8 @@ let packed;
  */
 function packageTarball() {
 	if (packed) return packed;
-	const npx = (args) => execFileSync('npx', args, { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+	const npx = (args) =>
+		execFileSync('npx', args, { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
 	npx(['n8n-node', 'build']);
 	fs.mkdirSync(PACK_DIR, { recursive: true });
 	// A folder of its own: another process packing at the same time must not delete this tarball.

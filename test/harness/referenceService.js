@@ -32,7 +32,9 @@ const STDERR_TAIL_CHARS = 4000;
  * @property {string} url base URL, e.g. http://127.0.0.1:40123
  * @property {number} pid the child's process id
  * @property {string[]} keys the valid API keys
- * @property {() => Promise<{requests: object[], totals: {requests: number, creditsCharged: number}}>} ledger
+ * @property {() => Promise<{requests: object[], totals: {requests: number, creditsCharged: number},
+ *   capacity: {capacity: number, latencyMs: number, retryAfterSeconds: number, inFlight: number,
+ *   mostInFlight: number, rateLimited: number}}>} ledger requests, totals and capacity counters
  * @property {() => Promise<void>} reset clears ledger, cache, catalogue overrides and faults
  * @property {(entry: {query: string, total?: number, platform?: string,
  *   availabilityStatus?: string | null}) => Promise<object>} setCatalogue

@@ -10,6 +10,8 @@ export type CallVerdict =
 	/** 429, or a connection refused or reset: the service is over its capacity. */
 	| { kind: 'congested'; waitMs: number };
 
+export type Release = (verdict: CallVerdict) => void;
+
 export interface SchedulerSettings {
 	/** The most calls in flight at once, whatever the service seems to take. */
 	maxInFlight: number;
@@ -68,13 +70,10 @@ export class CallScheduler {
 	}
 
 	/**
-	 * Runs `call` once a slot is free, tells the limiter what its outcome says, and returns the
-	 * outcome: its result, or the error it threw.
+	 * Runs `call` once a slot is free. The slot stays taken until `release` is called with what
+	 * the outcome says of the service, so the caller can decide (and stop the run) first.
 	 */
-	async send<T>(
-		call: () => Promise<T>,
-		verdictOf: (outcome: T | Error) => CallVerdict,
-	): Promise<T | Error> {
+	async send<T>(call: () => Promise<T>): Promise<{ outcome: T | Error; release: Release }> {
 		const seq = await this.acquire();
 		let outcome: T | Error;
 		try {
@@ -82,8 +81,13 @@ export class CallScheduler {
 		} catch (error) {
 			outcome = error instanceof Error ? error : new Error(String(error));
 		}
-		this.release(seq, verdictOf(outcome));
-		return outcome;
+		let released = false;
+		const release = (verdict: CallVerdict) => {
+			if (released) return;
+			released = true;
+			this.release(seq, verdict);
+		};
+		return { outcome, release };
 	}
 
 	/** No new call starts any more: queued calls and waiting retries are dropped. */
@@ -112,22 +116,25 @@ export class CallScheduler {
 		}
 	}
 
-	/**
-	 * Waits `ms` for a rate limit if the run's budget allows it; false when it does not. The
-	 * budget counts wall-clock time during which any call of the run was waiting on a rate limit.
-	 */
-	async waitForRateLimit(ms: number): Promise<boolean> {
+	/** Whether the run's rate-limit budget still allows waiting `ms` more. */
+	mayWaitForRateLimit(ms: number): boolean {
 		const budget = this.rateLimitWait;
-		const now = Date.now();
-		const spent = budget.spentMs + (budget.waiting > 0 ? now - budget.since : 0);
-		if (spent + ms > this.settings.rateLimitWaitMs) return false;
-		if (budget.waiting++ === 0) budget.since = now;
+		const spent = budget.spentMs + (budget.waiting > 0 ? Date.now() - budget.since : 0);
+		return spent + ms <= this.settings.rateLimitWaitMs;
+	}
+
+	/**
+	 * Waits `ms` for a rate limit. The budget counts wall-clock time during which any call of
+	 * the run was waiting on a rate limit, so parallel waits are not counted twice.
+	 */
+	async waitForRateLimit(ms: number) {
+		const budget = this.rateLimitWait;
+		if (budget.waiting++ === 0) budget.since = Date.now();
 		try {
 			await this.wait(ms);
 		} finally {
 			if (--budget.waiting === 0) budget.spentMs += Date.now() - budget.since;
 		}
-		return true;
 	}
 
 	private async acquire(): Promise<number> {

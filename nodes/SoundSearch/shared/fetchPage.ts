@@ -1,12 +1,14 @@
-import type {
-	DeclarativeRestApiSettings,
-	IDataObject,
-	IExecutePaginationFunctions,
+import {
+	ExecutionBaseError,
+	type DeclarativeRestApiSettings,
+	type IDataObject,
+	type IExecutePaginationFunctions,
 } from 'n8n-workflow';
 import { ServiceAnswerError } from './answerError';
 import type { CallScheduler, CallVerdict } from './callScheduler';
+import { asNodeError } from './failure';
 import { isCongestion, isRateLimited, rateLimitDelayMs, retryDelayMs } from './retryPolicy';
-import { runProgress } from './runBatch';
+import { failSearch, runProgress } from './runBatch';
 import type { SearchInput } from './searchInput';
 import type { SearchAnswer, SearchPage } from './searchPage';
 import { failedCall, serviceError, type FailedCall } from './serviceError';
@@ -20,34 +22,70 @@ export interface SearchCall {
 	baseUrl: string;
 }
 
+/** What to do after one call, decided while its slot is still taken. */
+type Step =
+	| { page: SearchPage }
+	| { rateLimitWaitMs: number }
+	| { retryDelayMs: number }
+	| { fail: ExecutionBaseError };
+
 /**
  * One page, sent through the run's scheduler. A 429 is retried for as long as the run's
  * rate-limit budget lasts (refused calls are free); a 5xx, a timeout or a dropped connection
- * within the page's own Retries per Page; anything else fails at once.
+ * within the page's own Retries per Page; anything else fails at once. `inspect` checks a page
+ * (it may throw): a search that fails stops the run before its slot frees, so no queued call
+ * starts in between.
  */
 export async function fetchPage(
 	search: SearchCall,
 	limit: number,
 	cursor: string | undefined,
+	inspect: (page: SearchPage) => void,
 ): Promise<SearchPage> {
 	const request = pageRequest(search, limit, cursor);
-	let refusals = 0;
-	let failures = 0;
+	const call = async () =>
+		(await search.ctx.makeRoutingRequest(request))[0].json as unknown as SearchAnswer;
+	const tries = { refusals: 0, failures: 0 };
 	for (;;) {
-		const answer = await send(search, request);
-		if ('page' in answer) return answer.page;
-		const call = answer.failed;
-		if (isRateLimited(call)) {
-			refusals += 1;
-			const waited = await search.scheduler.waitForRateLimit(rateLimitDelayMs(call, refusals));
-			if (!waited) throw rateLimitError(search, call, refusals + failures);
-			continue;
-		}
-		failures += 1;
-		const delay = retryDelayMs(call, failures, search.input.maxRetries);
-		if (delay === undefined) throw serviceError(search.ctx, call, refusals + failures);
-		await search.scheduler.wait(delay);
+		const { outcome, release } = await search.scheduler.send(call);
+		const step = nextStep(search, outcome, tries, inspect);
+		if ('fail' in step) failSearch(search.ctx);
+		release(verdictOf(outcome));
+		if ('page' in step) return step.page;
+		if ('fail' in step) throw step.fail;
+		if ('rateLimitWaitMs' in step) await search.scheduler.waitForRateLimit(step.rateLimitWaitMs);
+		else await search.scheduler.wait(step.retryDelayMs);
 	}
+}
+
+function nextStep(
+	search: SearchCall,
+	outcome: SearchAnswer | Error,
+	tries: { refusals: number; failures: number },
+	inspect: (page: SearchPage) => void,
+): Step {
+	// An answer that came back (available: false, wrong shape) would come back again.
+	if (outcome instanceof ServiceAnswerError) return { fail: outcome };
+	const answer = outcome instanceof Error ? { failed: failedCall(outcome) } : outcome;
+	if ('page' in answer) {
+		try {
+			inspect(answer.page);
+		} catch (error) {
+			return { fail: asNodeError(search.ctx, error) };
+		}
+		return answer;
+	}
+	const call = answer.failed;
+	if (isRateLimited(call)) {
+		tries.refusals += 1;
+		const waitMs = rateLimitDelayMs(call, tries.refusals);
+		if (search.scheduler.mayWaitForRateLimit(waitMs)) return { rateLimitWaitMs: waitMs };
+		return { fail: rateLimitError(search, call, tries.refusals + tries.failures) };
+	}
+	tries.failures += 1;
+	const delay = retryDelayMs(call, tries.failures, search.input.maxRetries);
+	if (delay !== undefined) return { retryDelayMs: delay };
+	return { fail: serviceError(search.ctx, call, tries.refusals + tries.failures) };
 }
 
 function pageRequest(
@@ -67,18 +105,6 @@ function pageRequest(
 		ignoreHttpStatusErrors: true,
 	};
 	return { ...requestData, options };
-}
-
-/** Sends one call; a call that got no HTTP answer (timeout, network) comes back as failed. */
-async function send(
-	{ ctx, scheduler }: SearchCall,
-	request: DeclarativeRestApiSettings.ResultOptions,
-): Promise<SearchAnswer> {
-	const call = async () => (await ctx.makeRoutingRequest(request))[0].json as SearchAnswer;
-	const outcome = await scheduler.send(call, verdictOf);
-	// An answer that came back (available: false, wrong shape) would come back again.
-	if (outcome instanceof ServiceAnswerError) throw outcome;
-	return outcome instanceof Error ? { failed: failedCall(outcome) } : outcome;
 }
 
 function verdictOf(outcome: SearchAnswer | Error): CallVerdict {

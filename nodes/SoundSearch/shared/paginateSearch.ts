@@ -7,12 +7,12 @@ import { asNodeError, errorItem } from './failure';
 import { fetchPage, type SearchCall } from './fetchPage';
 import {
 	batchMayProceed,
+	failSearch,
 	runBaseUrl,
 	runScheduler,
 	runWasStopped,
 	searchFinished,
 	shareInBatch,
-	stopRun,
 	validateInBatch,
 } from './runBatch';
 import { checkBaseUrl, readSearchInput, type SearchInput } from './searchInput';
@@ -47,7 +47,7 @@ export async function paginateSearch(
 		if (runWasStopped(this, error)) return [];
 		const nodeError = asNodeError(this, error);
 		if (this.continueOnFail()) return [errorItem(this, nodeError)];
-		stopRun(this);
+		failSearch(this);
 		throw nodeError;
 	}
 }
@@ -77,11 +77,13 @@ async function fetchPages(search: SearchCall): Promise<SearchPage[]> {
 	let cursor = input.startCursor;
 	for (;;) {
 		const limit = Math.min(input.pageSize, input.limit - progress.sounds);
-		const page = await fetchPage(search, limit, cursor);
-		progress.record(page);
+		const page = await fetchPage(search, limit, cursor, (answered) => {
+			progress.record(answered);
+			if (answered.nextCursor !== null && progress.sounds < input.limit)
+				progress.checkNext(search.ctx, { ...answered, nextCursor: answered.nextCursor });
+		});
 		pages.push(page);
 		if (page.nextCursor === null || progress.sounds >= input.limit) return pages;
-		progress.checkNext(search.ctx, { ...page, nextCursor: page.nextCursor });
 		cursor = page.nextCursor;
 	}
 }

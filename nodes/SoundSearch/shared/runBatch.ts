@@ -19,6 +19,8 @@ interface RunBatch {
 	baseUrl?: Promise<unknown>;
 	/** Searches (input items) that have all their pages, for progress in error messages. */
 	finished: number;
+	/** The item whose failure stopped the run: its error is the one the run fails with. */
+	stoppedBy?: number;
 }
 const batches = new WeakMap<object, RunBatch>();
 
@@ -100,16 +102,21 @@ export function runScheduler(
 }
 
 /**
- * This item's search failed and the node stops on errors: no new call of the run starts (calls
+ * This item's search failed: when the node stops on errors, no new call of the run starts (calls
  * in flight finish), so no credit is spent on sounds the failed run would throw away.
  */
-export function stopRun(ctx: IExecuteSingleFunctions) {
-	batchOf(ctx).scheduler?.stop(new RunStopped('Another input item failed'));
+export function failSearch(ctx: IExecuteSingleFunctions) {
+	const batch = batchOf(ctx);
+	if (ctx.continueOnFail() || batch.stoppedBy !== undefined) return;
+	batch.stoppedBy = ctx.getItemIndex();
+	batch.scheduler?.stop(new RunStopped('Another input item failed'));
 }
 
-/** Whether this item should quietly stand down: the run was stopped by another item or cancelled. */
+/** Whether this item should stand down: another item's failure stopped the run, or a cancel. */
 export function runWasStopped(ctx: IExecuteSingleFunctions, error: unknown): boolean {
-	return error instanceof RunStopped || batchOf(ctx).scheduler?.isStopped === true;
+	const batch = batchOf(ctx);
+	if (error instanceof RunStopped) return true;
+	return batch.scheduler?.isStopped === true && batch.stoppedBy !== ctx.getItemIndex();
 }
 
 /** The credential's Base URL, read once for the whole run. */
