@@ -315,8 +315,71 @@ function searchWorkflow(id, webhookPath, returnAll) {
 	};
 }
 
+/**
+ * Webhook with `{ keywords: [...] }` -> one item per keyword -> Sound Search (2 sounds each) ->
+ * all items back to the caller: a spreadsheet-sized keyword list in one execution.
+ */
+function keywordListWorkflow() {
+	const node = (/** @type {number} */ n, /** @type {object} */ fields) => ({
+		id: `6f1c0a6e-0000-4000-8000-00000000050${n}`,
+		position: [n * 220, 0],
+		...fields,
+	});
+	return {
+		id: 'QueueKeywordLst1',
+		name: 'Queue test: a keyword list in one execution',
+		nodes: [
+			node(1, {
+				name: 'Webhook',
+				type: 'n8n-nodes-base.webhook',
+				typeVersion: 2.1,
+				webhookId: '6f1c0a6e-0000-4000-8000-000000000600',
+				parameters: {
+					httpMethod: 'POST',
+					path: 'queue-keyword-list',
+					responseMode: 'responseNode',
+					options: {},
+				},
+			}),
+			node(2, {
+				name: 'Keywords',
+				type: 'n8n-nodes-base.code',
+				typeVersion: 2,
+				parameters: { jsCode: 'return $json.body.keywords.map((keyword) => ({ json: { keyword } }));' },
+			}),
+			node(3, {
+				name: 'Sound Search',
+				type: NODE_TYPE,
+				typeVersion: 1,
+				parameters: { resource: 'sound', operation: 'search', query: '={{ $json.keyword }}', limit: 2 },
+				credentials: { soundSearchApi: { id: CREDENTIAL.id, name: CREDENTIAL.name } },
+			}),
+			node(4, {
+				name: 'Respond',
+				type: 'n8n-nodes-base.respondToWebhook',
+				typeVersion: 1.5,
+				parameters: {
+					respondWith: 'allIncomingItems',
+					options: {
+						responseHeaders: {
+							entries: [{ name: 'x-execution-id', value: '={{ $execution.id }}' }],
+						},
+					},
+				},
+			}),
+		],
+		connections: {
+			Webhook: { main: [[{ node: 'Keywords', type: 'main', index: 0 }]] },
+			Keywords: { main: [[{ node: 'Sound Search', type: 'main', index: 0 }]] },
+			'Sound Search': { main: [[{ node: 'Respond', type: 'main', index: 0 }]] },
+		},
+		settings: { executionOrder: 'v1' },
+	};
+}
+
 const WORKFLOW_ALL = searchWorkflow('QueueSearchAll01', 'queue-search-all', true);
 const WORKFLOW_LIMIT = searchWorkflow('QueueSearchLim01', 'queue-search-limit', false);
+const WORKFLOW_KEYWORDS = keywordListWorkflow();
 const SCHEDULED_ID = 'QueueTrendSched1';
 
 /**
@@ -511,14 +574,16 @@ async function waitFor(condition, timeoutMs, intervalMs = 100) {
 					...c,
 					data: { apiKey: SERVICE_KEY, baseUrl: proxy.url },
 				})),
-				workflows: [WORKFLOW_ALL, WORKFLOW_LIMIT],
+				workflows: [WORKFLOW_ALL, WORKFLOW_LIMIT, WORKFLOW_KEYWORDS],
 				log: (line) => report(`stack: ${line}`),
 			});
 			await stack.activateWorkflow(WORKFLOW_ALL.id);
 			await stack.activateWorkflow(WORKFLOW_LIMIT.id);
+			await stack.activateWorkflow(WORKFLOW_KEYWORDS.id);
 			const waited = [
 				await stack.waitForWebhook('queue-search-all'),
 				await stack.waitForWebhook('queue-search-limit'),
+				await stack.waitForWebhook('queue-keyword-list'),
 			];
 			report(`webhooks registered ${waited.join(' ms, ')} ms after publishing`);
 			const w = stack.workers
@@ -603,6 +668,36 @@ async function waitFor(condition, timeoutMs, intervalMs = 100) {
 				expect(finished.get(String(id))?.success).toBe(true);
 				expect(ids[worker]).toEqual([finished.get(String(id))?.workerId]);
 			}
+		});
+
+		test('500 keywords in one execution on a worker, against a service capped at 4 calls in flight', async () => {
+			await service.reset();
+			await service.setCapacity({ capacity: 4, latencyMs: 30 });
+			const keywords = Array.from({ length: 500 }, (_, index) => `queue keyword ${index}`);
+			const t0 = Date.now();
+			const response = await fetch(`${stack.main?.url}/webhook/queue-keyword-list`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify({ keywords }),
+				signal: AbortSignal.timeout(RESPONSE_TIMEOUT_MS),
+			});
+			const items = await response.json();
+			const executionId = String(response.headers.get('x-execution-id'));
+			const { requests: ledger, capacity } = await service.ledger();
+			const paid = ledger.filter((/** @type {any} */ r) => r.status === 200);
+			const refused = ledger.filter((/** @type {any} */ r) => r.status === 429);
+			await waitFor(() => stack.mainFinished().has(executionId), 10_000);
+			report(
+				`keyword list: 500 keywords in ${((Date.now() - t0) / 1000).toFixed(1)} s on ${stack.workerOf(executionId)}; ${ledger.length} requests, ${refused.length} answered 429 (free), most in flight at the service ${capacity.mostInFlight}, credits ${credits(ledger)}`,
+			);
+
+			expect(response.status).toBe(200);
+			expect(items).toHaveLength(1000);
+			expect(stack.workerOf(executionId)).toMatch(/worker/);
+			expect(paid.map((/** @type {any} */ r) => r.q).sort()).toEqual([...keywords].sort());
+			expect(duplicateRequests(paid)).toEqual([]);
+			expect(refused.every((/** @type {any} */ r) => r.creditsCharged === 0)).toBe(true);
+			expect(credits(ledger)).toBe(500);
 		});
 
 		test('the scheduled trend-collection example runs on a worker and writes its CSV', async () => {
