@@ -245,6 +245,28 @@ function duplicateRequests(ledger) {
 const credits = (records) => records.reduce((sum, r) => sum + (r.creditsCharged ?? 0), 0);
 
 /**
+ * Respond to Webhook with all the items and the execution id as a header (the answer is relayed
+ * from the worker that ran the execution).
+ * @param {string} id
+ * @param {number} x
+ */
+function respondNode(id, x) {
+	return {
+		id,
+		name: 'Respond',
+		type: 'n8n-nodes-base.respondToWebhook',
+		typeVersion: 1.5,
+		position: [x, 0],
+		parameters: {
+			respondWith: 'allIncomingItems',
+			options: {
+				responseHeaders: { entries: [{ name: 'x-execution-id', value: '={{ $execution.id }}' }] },
+			},
+		},
+	};
+}
+
+/**
  * A webhook workflow: Webhook (POST /webhook/<path>) -> Sound Search (platform, keyword, page size
  * and limit from the request body) -> Respond to Webhook with all the items and the execution id
  * as a header. The answer is relayed from the worker that ran the execution.
@@ -291,21 +313,7 @@ function searchWorkflow(id, webhookPath, returnAll) {
 				parameters: search,
 				credentials: { soundSearchApi: { id: CREDENTIAL.id, name: CREDENTIAL.name } },
 			},
-			{
-				id: `6f1c0a6e-0000-4000-8000-00000000040${n}`,
-				name: 'Respond',
-				type: 'n8n-nodes-base.respondToWebhook',
-				typeVersion: 1.5,
-				position: [440, 0],
-				parameters: {
-					respondWith: 'allIncomingItems',
-					options: {
-						responseHeaders: {
-							entries: [{ name: 'x-execution-id', value: '={{ $execution.id }}' }],
-						},
-					},
-				},
-			},
+			respondNode(`6f1c0a6e-0000-4000-8000-00000000040${n}`, 440),
 		],
 		connections: {
 			Webhook: { main: [[{ node: 'Sound Search', type: 'main', index: 0 }]] },
@@ -345,28 +353,23 @@ function keywordListWorkflow() {
 				name: 'Keywords',
 				type: 'n8n-nodes-base.code',
 				typeVersion: 2,
-				parameters: { jsCode: 'return $json.body.keywords.map((keyword) => ({ json: { keyword } }));' },
+				parameters: {
+					jsCode: 'return $json.body.keywords.map((keyword) => ({ json: { keyword } }));',
+				},
 			}),
 			node(3, {
 				name: 'Sound Search',
 				type: NODE_TYPE,
 				typeVersion: 1,
-				parameters: { resource: 'sound', operation: 'search', query: '={{ $json.keyword }}', limit: 2 },
+				parameters: {
+					resource: 'sound',
+					operation: 'search',
+					query: '={{ $json.keyword }}',
+					limit: 2,
+				},
 				credentials: { soundSearchApi: { id: CREDENTIAL.id, name: CREDENTIAL.name } },
 			}),
-			node(4, {
-				name: 'Respond',
-				type: 'n8n-nodes-base.respondToWebhook',
-				typeVersion: 1.5,
-				parameters: {
-					respondWith: 'allIncomingItems',
-					options: {
-						responseHeaders: {
-							entries: [{ name: 'x-execution-id', value: '={{ $execution.id }}' }],
-						},
-					},
-				},
-			}),
+			respondNode('6f1c0a6e-0000-4000-8000-000000000504', 880),
 		],
 		connections: {
 			Webhook: { main: [[{ node: 'Keywords', type: 'main', index: 0 }]] },
