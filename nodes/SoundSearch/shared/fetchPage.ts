@@ -1,25 +1,33 @@
-import {
-	ExecutionBaseError,
-	type DeclarativeRestApiSettings,
-	type IDataObject,
-	type IExecutePaginationFunctions,
-} from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 import { ServiceAnswerError } from './answerError';
 import type { CallScheduler, CallVerdict } from './callScheduler';
-import { asNodeError } from './failure';
+import { asNodeError, type ErrorContext } from './failure';
 import { isCongestion, isRateLimited, rateLimitDelayMs, retryDelayMs } from './retryPolicy';
-import { failSearch, runProgress } from './runBatch';
 import type { SearchInput } from './searchInput';
 import type { SearchAnswer, SearchPage } from './searchPage';
+import { SearchProgress } from './searchProgress';
 import { failedCall, serviceError, type FailedCall } from './serviceError';
 
-/** What every page of one search is sent with. */
+/** What one page's call asks for; the node that sends it adds its own defaults. */
+export interface PageRequest {
+	baseURL: string;
+	url: string;
+	qs: IDataObject;
+	timeout: number;
+}
+
+/** One search (one input item, or one keyword of a trigger's poll) and how its calls are made. */
 export interface SearchCall {
-	ctx: IExecutePaginationFunctions;
-	requestData: DeclarativeRestApiSettings.ResultOptions;
+	errors: ErrorContext;
 	input: SearchInput;
 	scheduler: CallScheduler;
 	baseUrl: string;
+	/** Sends one call, taking every HTTP status as an answer, and reads it. */
+	send: (request: PageRequest) => Promise<SearchAnswer>;
+	/** This search failed; called before its slot frees, so the run can stop first. */
+	onFailure: () => void;
+	/** How many of the run's searches have finished, for the rate-limit error. */
+	progress: () => { finished: number; total: number };
 }
 
 /** What to do after one call, decided while its slot is still taken. */
@@ -27,7 +35,29 @@ type Step =
 	| { page: SearchPage }
 	| { rateLimitWaitMs: number }
 	| { retryDelayMs: number }
-	| { fail: ExecutionBaseError };
+	| { fail: Error };
+
+/**
+ * Follows nextCursor, asking each page for no more sounds than are still needed, and stops as
+ * soon as Limit sounds are in hand (or the last page came).
+ */
+export async function fetchPages(search: SearchCall): Promise<SearchPage[]> {
+	const { input } = search;
+	const pages: SearchPage[] = [];
+	const progress = new SearchProgress(input.maxPages);
+	let cursor = input.startCursor;
+	for (;;) {
+		const limit = Math.min(input.pageSize, input.limit - progress.sounds);
+		const page = await fetchPage(search, limit, cursor, (answered) => {
+			progress.record(answered);
+			if (answered.nextCursor !== null && progress.sounds < input.limit)
+				progress.checkNext(search.errors, { ...answered, nextCursor: answered.nextCursor });
+		});
+		pages.push(page);
+		if (page.nextCursor === null || progress.sounds >= input.limit) return pages;
+		cursor = page.nextCursor;
+	}
+}
 
 /**
  * One page, sent through the run's scheduler. A 429 is retried for as long as the run's
@@ -36,23 +66,23 @@ type Step =
  * (it may throw): a search that fails stops the run before its slot frees, so no queued call
  * starts in between.
  */
-export async function fetchPage(
+async function fetchPage(
 	search: SearchCall,
 	limit: number,
 	cursor: string | undefined,
 	inspect: (page: SearchPage) => void,
 ): Promise<SearchPage> {
 	const request = pageRequest(search, limit, cursor);
-	const call = async () =>
-		(await search.ctx.makeRoutingRequest(request))[0].json as unknown as SearchAnswer;
 	const tries = { refusals: 0, failures: 0 };
 	for (;;) {
-		const { outcome, release } = await search.scheduler.send(call);
+		const { outcome, release } = await search.scheduler.send(
+			async () => await search.send(request),
+		);
 		const step = nextStep(search, outcome, tries, inspect);
-		if ('fail' in step) failSearch(search.ctx);
+		if ('fail' in step) search.onFailure();
 		release(verdictOf(outcome));
 		if ('page' in step) return step.page;
-		if ('fail' in step) throw step.fail;
+		if ('fail' in step) throw asNodeError(search.errors, step.fail);
 		if ('rateLimitWaitMs' in step) await search.scheduler.waitForRateLimit(step.rateLimitWaitMs);
 		else await search.scheduler.wait(step.retryDelayMs);
 	}
@@ -71,7 +101,7 @@ function nextStep(
 		try {
 			inspect(answer.page);
 		} catch (error) {
-			return { fail: asNodeError(search.ctx, error) };
+			return { fail: error as Error };
 		}
 		return answer;
 	}
@@ -85,26 +115,23 @@ function nextStep(
 	tries.failures += 1;
 	const delay = retryDelayMs(call, tries.failures, search.input.maxRetries);
 	if (delay !== undefined) return { retryDelayMs: delay };
-	return { fail: serviceError(search.ctx, call, tries.refusals + tries.failures) };
+	return { fail: serviceError(search.errors, call, tries.refusals + tries.failures) };
 }
 
 function pageRequest(
-	{ requestData, input, baseUrl }: SearchCall,
+	{ input, baseUrl }: SearchCall,
 	limit: number,
 	cursor: string | undefined,
-): DeclarativeRestApiSettings.ResultOptions {
-	const qs: IDataObject = { ...requestData.options.qs, q: input.query, limit };
+): PageRequest {
+	const qs: IDataObject = { q: input.query, limit };
 	if (cursor !== undefined) qs.cursor = cursor;
-	const options = {
-		...requestData.options,
-		// Built here from checked values: no expression for n8n to resolve per input item.
+	// Built here from checked values: no expression for n8n to resolve per input item.
+	return {
 		baseURL: baseUrl,
 		url: `/v1/${input.platform}/sound/search`,
 		qs,
 		timeout: input.timeoutMs,
-		ignoreHttpStatusErrors: true,
 	};
-	return { ...requestData, options };
 }
 
 function verdictOf(outcome: SearchAnswer | Error): CallVerdict {
@@ -121,9 +148,9 @@ function verdictOf(outcome: SearchAnswer | Error): CallVerdict {
 }
 
 function rateLimitError(search: SearchCall, call: FailedCall, attempts: number) {
-	const { finished, total } = runProgress(search.ctx);
+	const { finished, total } = search.progress();
 	const note =
 		` This run reached its Max Wait on Rate Limits (${search.input.rateLimitWait} s) with ` +
 		`${finished} of ${total} searches finished.`;
-	return serviceError(search.ctx, call, attempts, note);
+	return serviceError(search.errors, call, attempts, note);
 }

@@ -4,11 +4,12 @@ import type {
 	INodeExecutionData,
 } from 'n8n-workflow';
 import { asNodeError, errorItem } from './failure';
-import { fetchPage, type SearchCall } from './fetchPage';
+import { fetchPages, type PageRequest, type SearchCall } from './fetchPage';
 import {
 	batchMayProceed,
 	failSearch,
 	runBaseUrl,
+	runProgress,
 	runScheduler,
 	runWasStopped,
 	searchFinished,
@@ -16,8 +17,7 @@ import {
 	validateInBatch,
 } from './runBatch';
 import { checkBaseUrl, readSearchInput, type SearchInput } from './searchInput';
-import type { SearchPage } from './searchPage';
-import { SearchProgress } from './searchProgress';
+import type { SearchAnswer } from './searchPage';
 import { toSoundItems } from './soundItems';
 
 /**
@@ -62,28 +62,25 @@ async function searchCall(
 		rateLimitWaitMs: input.rateLimitWait * 1000,
 	});
 	const baseUrl = checkBaseUrl(ctx, await runBaseUrl(ctx));
-	return { ctx, requestData, input, scheduler, baseUrl };
+	// Through the routing node, so n8n applies the credential and Request Options, and the
+	// operation's postReceive (readSearchPage) reads the answer.
+	const send = async (request: PageRequest) => {
+		const options = { ...requestData.options, ...request, ignoreHttpStatusErrors: true };
+		const [item] = await ctx.makeRoutingRequest({ ...requestData, options });
+		return item.json as unknown as SearchAnswer;
+	};
+	return {
+		errors: ctx,
+		input,
+		scheduler,
+		baseUrl,
+		send,
+		onFailure: () => failSearch(ctx),
+		progress: () => runProgress(ctx),
+	};
 }
 
 /** Everything that decides which calls a search makes; output shape and run-wide settings don't. */
 function searchKey(input: SearchInput) {
 	return JSON.stringify({ ...input, simplify: null, maxInFlight: null, rateLimitWait: null });
-}
-
-async function fetchPages(search: SearchCall): Promise<SearchPage[]> {
-	const { input } = search;
-	const pages: SearchPage[] = [];
-	const progress = new SearchProgress(input.maxPages);
-	let cursor = input.startCursor;
-	for (;;) {
-		const limit = Math.min(input.pageSize, input.limit - progress.sounds);
-		const page = await fetchPage(search, limit, cursor, (answered) => {
-			progress.record(answered);
-			if (answered.nextCursor !== null && progress.sounds < input.limit)
-				progress.checkNext(search.ctx, { ...answered, nextCursor: answered.nextCursor });
-		});
-		pages.push(page);
-		if (page.nextCursor === null || progress.sounds >= input.limit) return pages;
-		cursor = page.nextCursor;
-	}
 }

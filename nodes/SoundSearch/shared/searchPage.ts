@@ -6,6 +6,7 @@ import {
 	type JsonObject,
 } from 'n8n-workflow';
 import { ServiceAnswerError } from './answerError';
+import type { ErrorContext } from './failure';
 import type { FailedCall } from './serviceError';
 
 /** One answered call of a search endpoint, reduced to what the paginator needs. */
@@ -40,7 +41,8 @@ export async function readSearchPage(
 	return [{ json: answer as unknown as IDataObject }];
 }
 
-function readAnswer(ctx: IExecuteSingleFunctions, response: IN8nHttpFullResponse): SearchAnswer {
+/** One HTTP answer (any status) as a SearchAnswer; a 2xx that is not a page is a clear error. */
+export function readAnswer(ctx: ErrorContext, response: IN8nHttpFullResponse): SearchAnswer {
 	const { statusCode: status, headers } = response;
 	if (status < 200 || status > 299) {
 		// Only the headers the node reads: the rest is of no use and stays out of the run.
@@ -79,7 +81,7 @@ function parseEnvelope(body: unknown, creditsCharged: number | null): SearchPage
 }
 
 function pageError(
-	ctx: IExecuteSingleFunctions,
+	ctx: ErrorContext,
 	message: string,
 	response: IN8nHttpFullResponse,
 	creditsCharged: number | null,

@@ -1,9 +1,5 @@
-import {
-	NodeApiError,
-	type IDataObject,
-	type IExecuteSingleFunctions,
-	type JsonObject,
-} from 'n8n-workflow';
+import { NodeApiError, type IDataObject, type JsonObject } from 'n8n-workflow';
+import type { ErrorContext } from './failure';
 import { readCreditsCharged } from './searchPage';
 
 /** What is known of a call that got no usable answer. */
@@ -72,7 +68,7 @@ function describeCall({ status, code }: FailedCall): [string, string] {
  * Authorization header included.
  */
 export function serviceError(
-	ctx: IExecuteSingleFunctions,
+	ctx: ErrorContext,
 	call: FailedCall,
 	attempts: number,
 	note = '',
