@@ -1,17 +1,20 @@
 'use strict';
 
-// The Sound Search Trigger in a real n8n, activated: n8n polls it by itself (every minute, the
-// shortest Poll Times n8n allows) while the reference service's catalogue changes, and exactly the
-// new (or, in another workflow, the rising) sounds come out, each once, also across a restart of
-// n8n. Activating a workflow makes n8n poll at once; that starts the polls the test does not wait
-// a minute for.
+// Sound trends in a real n8n. The Sound Search Trigger, activated: n8n polls it by itself (every
+// minute, the shortest Poll Times n8n allows) while the reference service's catalogue changes, and
+// exactly the new (or, in another workflow, the rising) sounds come out, each once, also across a
+// restart of n8n. Activating a workflow makes n8n poll at once; that starts the polls the test does
+// not wait a minute for. Then the two trend examples: the rising sounds alert and the trend
+// history (n8n's Data Table, a spreadsheet of the week's top risers).
 
+const fs = require('node:fs');
+const path = require('node:path');
 const n8n = require('../harness/n8n');
-const { packageTarball } = require('../harness/packageTarball');
+const { packageTarball, REPO_ROOT } = require('../harness/packageTarball');
 const { startReferenceService } = require('../harness/referenceService');
 
 const API_KEY = 'dummy-trigger-key-5e1f2a9c';
-const CREDENTIAL = { id: 'soundSearchTrig1', name: 'Sound Search account' };
+const CREDENTIAL = { id: 'soundSearchDemo', name: 'Sound Search account' };
 const TRIGGER = 'Sound Trends';
 const MINUTE_POLL_TIMEOUT_MS = 80_000;
 
@@ -19,13 +22,15 @@ const MINUTE_POLL_TIMEOUT_MS = 80_000;
 let service;
 /** @type {string} */
 let userFolder;
+/** @type {string} files n8n may write (N8N_RESTRICT_FILE_ACCESS_TO) */
+let filesDir;
 /** @type {n8n.N8nServer | undefined} */
 let server;
 /** @type {Awaited<ReturnType<typeof n8n.setupOwner>>} */
 let rest;
 
 async function startServer() {
-	server = await n8n.startN8n(userFolder);
+	server = await n8n.startN8n(userFolder, { env: { N8N_RESTRICT_FILE_ACCESS_TO: filesDir } });
 	rest = await n8n.setupOwner(server.url);
 }
 
@@ -33,6 +38,8 @@ beforeAll(async () => {
 	await n8n.ensureN8nInstalled();
 	service = await startReferenceService({ keys: [API_KEY] });
 	userFolder = await n8n.createN8nUserFolder({ packageTarball: packageTarball() });
+	filesDir = path.join(userFolder, 'files');
+	fs.mkdirSync(filesDir);
 	await n8n.importCredentials(userFolder, [
 		{ ...CREDENTIAL, type: 'soundSearchApi', data: { apiKey: API_KEY, baseUrl: service.url } },
 	]);
@@ -182,3 +189,115 @@ async function fetchAll(q) {
 	const response = await fetch(url, { headers: { Authorization: `Bearer ${API_KEY}` } });
 	return /** @type {any[]} */ ((await response.json()).data.items);
 }
+
+/**
+ * An examples/ workflow with Settings values replaced for this run.
+ * @param {string} file
+ * @param {Record<string, unknown>} settings
+ */
+function loadExample(file, settings) {
+	const workflow = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'examples', file), 'utf8'));
+	const assignments = workflow.nodes.find((/** @type {any} */ n) => n.name === 'Settings')
+		.parameters.assignments.assignments;
+	for (const [name, value] of Object.entries(settings)) {
+		const field = assignments.find((/** @type {any} */ a) => a.name === name);
+		if (!field) throw new Error(`${file}: no Settings field ${name}`);
+		field.value = value;
+	}
+	return workflow;
+}
+
+/** The growth of every sound of the keywords between two readings of the first 50 sounds. */
+async function growthBetween(
+	/** @type {string[]} */ keywords,
+	/** @type {() => Promise<void>} */ change,
+) {
+	const before = new Map();
+	for (const q of keywords) for (const sound of await fetchAll(q)) before.set(sound.soundId, sound);
+	await change();
+	const growth = [];
+	for (const q of keywords) {
+		for (const sound of await fetchAll(q)) {
+			const then = before.get(sound.soundId).postCount;
+			growth.push({ soundId: sound.soundId, growthPosts: sound.postCount - then, then });
+		}
+	}
+	return growth;
+}
+
+const ALERT_KEYWORDS = ['lofi', 'rainy jazz', 'workout motivation'];
+
+test('examples/rising-sounds-alert.json: the rising sounds of its keywords go to a CSV file, once', async () => {
+	await service.reset();
+	const workflow = JSON.parse(
+		fs
+			.readFileSync(path.join(REPO_ROOT, 'examples', 'rising-sounds-alert.json'), 'utf8')
+			.replace('/home/node/.n8n-files', filesDir),
+	);
+	const id = await activate(workflow); // the baseline
+	await sleep(2000);
+	const growth = await growthBetween(ALERT_KEYWORDS, async () => {
+		await service.passTime({ days: 1 });
+	});
+	await pollNow(id);
+	const [run] = await waitForRuns(id, 1, 15_000);
+	expect(run).toMatchObject({ mode: 'trigger', status: 'success' });
+
+	const rising = growth
+		.filter((g) => g.growthPosts >= 1000 && g.growthPosts / g.then >= 0.2)
+		.map((g) => g.soundId);
+	expect(rising.length).toBeGreaterThan(0);
+	const files = fs.readdirSync(filesDir).filter((f) => /^rising-sounds-.*\.csv$/.test(f));
+	expect(files).toHaveLength(1);
+	const csv = fs.readFileSync(path.join(filesDir, files[0]), 'utf8').trim().split(/\r?\n/);
+	expect(csv[0]).toMatch(/^soundId,title,.*,query,creditsCharged,page,firstSeenAt,.*,postsPerDay$/);
+	expect(csv.slice(1).map((line) => line.split(',')[0])).toEqual(rising);
+
+	await pollNow(id);
+	await sleep(3000);
+	expect(await triggerRuns(id)).toHaveLength(1);
+	expect((await rest('POST', `/rest/workflows/${id}/deactivate`, {})).status).toBe(200);
+});
+
+test("examples/trend-history.json: daily post counts in a Data Table, the week's top risers in an XLSX", async () => {
+	await service.reset();
+	const { id: projectId } = (await rest('GET', '/rest/projects/personal')).body.data;
+	const columns = ['soundId', 'day', 'keyword', 'title'].map((name) => ({ name, type: 'string' }));
+	const table = await rest('POST', `/rest/projects/${projectId}/data-tables`, {
+		name: 'sound trend history',
+		columns: [...columns, { name: 'postCount', type: 'number' }],
+	});
+	expect(table.status).toBe(200);
+	const runDay = async (/** @type {string} */ day) => {
+		const workflow = loadExample('trend-history.json', { outputFolder: filesDir, day });
+		const created = await rest('POST', '/rest/workflows', workflow);
+		const ran = await n8n.runWorkflowViaRest(rest, created.body.data.id, {
+			triggerNode: 'Every Day at 06:00',
+		});
+		expect(ran.execution.status).toBe('success');
+		return ran;
+	};
+
+	const growth = await growthBetween(ALERT_KEYWORDS, async () => {
+		await runDay('2026-11-20');
+		await service.passTime({ days: 1 });
+	});
+	await runDay('2026-11-21');
+	await runDay('2026-11-21'); // the same day again: upserted, not added
+	const rows = await rest(
+		'GET',
+		`/rest/projects/${projectId}/data-tables/${table.body.data.id}/rows?take=1000`,
+	);
+	expect(rows.body.data.count).toBe(300);
+
+	const XLSX = require(path.join(REPO_ROOT, '.cache', 'n8n-host', 'node_modules', '@e965', 'xlsx'));
+	const book = XLSX.read(fs.readFileSync(path.join(filesDir, 'top-risers-2026-11-21.xlsx')));
+	const risers = XLSX.utils.sheet_to_json(book.Sheets['Top risers']);
+	const percent = (/** @type {{growthPosts: number, then: number}} */ g) =>
+		Math.round((g.growthPosts / Math.max(1, g.then)) * 1000) / 10;
+	const expected = new Map(growth.map((g) => [g.soundId, percent(g)]));
+	expect(risers).toHaveLength(20);
+	for (const row of risers) expect(row.growthPercent).toBe(expected.get(String(row.soundId)));
+	const top = [...expected.values()].sort((a, b) => b - a).slice(0, 20);
+	expect(risers.map((row) => row.growthPercent)).toEqual(top);
+});
