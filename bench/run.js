@@ -136,10 +136,7 @@ async function prepareN8nFolder(tarball, services) {
 		billing: credentialsFor({ serviceUrl: services.billing.url, apiKey: API_KEY, tag: 'billing' }),
 		scale: credentialsFor({ serviceUrl: services.scale.url, apiKey: API_KEY, tag: 'scale' }),
 	};
-	await n8n.importCredentials(
-		folder,
-		Object.values(creds).flatMap((c) => [c.soundSearch, c.headerAuth]),
-	);
+	await n8n.importCredentials(folder, Object.values(creds).flatMap((c) => [c.soundSearch, c.headerAuth]));
 	const base = buildWorkflows({
 		timing: { serviceUrl: services.timing.url, creds: creds.timing },
 		billing: { serviceUrl: services.billing.url, creds: creds.billing },
