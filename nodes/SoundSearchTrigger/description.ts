@@ -100,6 +100,15 @@ export const triggerFields: INodeProperties[] = [
 					'Most calls one keyword may make per poll, in case the service returns fewer sounds per page than asked. Bounds what a poll can cost.',
 			},
 			{
+				displayName: 'Min Minutes Between Polls',
+				name: 'minPollInterval',
+				type: 'number',
+				typeOptions: { minValue: 0, maxValue: 10080 },
+				default: 60,
+				description:
+					'Poll Times in n8n default to every minute. A poll within this many minutes of the last one is skipped without any call, so that default cannot spend credits every minute. 0 polls at every Poll Time.',
+			},
+			{
 				displayName: 'Remember Sounds',
 				name: 'rememberSounds',
 				type: 'number',

@@ -26,19 +26,20 @@ export async function pollTrends(this: IPollFunctions): Promise<INodeExecutionDa
 		{ ...errorsAt(0), getNodeParameter: (name, fallback) => this.getNodeParameter(name, fallback) },
 		rateLimitWaitSeconds(this),
 	);
-	const credentials = await this.getCredentials('soundSearchApi');
-	const baseUrl = checkBaseUrl(errorsAt(0), credentials.baseUrl);
-	const pages = await searchAll(this, input.searches, baseUrl, errorsAt);
-
 	const manual = this.getMode() === 'manual';
 	const stored = this.getWorkflowStaticData('node');
 	const state = new TrendState(stored);
 	const now = Math.floor(Date.now() / 1000);
+	if (!manual && state.tooSoon(now, input.minPollIntervalSeconds)) return null;
+	const credentials = await this.getCredentials('soundSearchApi');
+	const baseUrl = checkBaseUrl(errorsAt(0), credentials.baseUrl);
+	const pages = await searchAll(this, input.searches, baseUrl, errorsAt);
+
 	const rules = { ...input.rules, manual };
 	const items = input.searches.flatMap((search, index) =>
 		trendItems(state, search, pages[index], rules, now),
 	);
-	if (!manual) state.save(stored, input.rememberSounds);
+	if (!manual) state.save(stored, input.rememberSounds, now);
 	return items.length > 0 ? [items] : null;
 }
 

@@ -13,6 +13,8 @@ const EMITTED_RISING = 1;
 export interface TrendMemory {
 	/** "platform:keyword" pairs whose first poll (the baseline) is done. */
 	baselined: string[];
+	/** When the last poll that searched succeeded (unix s). */
+	lastPollAt?: number;
 	sounds: Record<string, Remembered>;
 }
 
@@ -29,6 +31,14 @@ export class TrendState {
 	constructor(stored: IDataObject) {
 		const copy = JSON.parse(JSON.stringify(stored.trends ?? null)) as TrendMemory | null;
 		this.memory = copy ?? { baselined: [], sounds: {} };
+	}
+
+	/** Whether a poll now is too soon after the last one that searched. */
+	tooSoon(now: number, minIntervalSeconds: number) {
+		// Cron polls drift by a few seconds: an hourly poll must not be skipped as 59:58 early.
+		const tolerance = Math.min(30, minIntervalSeconds / 10);
+		const last = this.memory.lastPollAt;
+		return last !== undefined && now - last < minIntervalSeconds - tolerance;
 	}
 
 	isBaselined(platform: string, keyword: string) {
@@ -60,7 +70,8 @@ export class TrendState {
 	}
 
 	/** Writes the memory back, forgetting the sounds first seen longest ago beyond `bound`. */
-	save(stored: IDataObject, bound: number) {
+	save(stored: IDataObject, bound: number, now: number) {
+		this.memory.lastPollAt = now;
 		const keys = Object.keys(this.memory.sounds);
 		for (const key of keys.slice(0, Math.max(0, keys.length - bound))) {
 			delete this.memory.sounds[key];

@@ -21,6 +21,8 @@ export interface TriggerInput {
 	searches: SearchInput[];
 	rules: Omit<TrendRules, 'manual'>;
 	rememberSounds: number;
+	/** Seconds; a poll sooner than this after the last one makes no call. */
+	minPollIntervalSeconds: number;
 }
 
 /** Reads and checks every parameter before the poll makes any (paid) call. */
@@ -58,6 +60,7 @@ export function readTriggerInput(ctx: InputContext, rateLimitWait: number): Trig
 			emitOnFirstPoll: options.emitOnFirstPoll === true,
 		},
 		rememberSounds: number('rememberSounds', options.rememberSounds),
+		minPollIntervalSeconds: number('minPollInterval', options.minPollInterval) * 60,
 	};
 }
 

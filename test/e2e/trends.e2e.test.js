@@ -65,7 +65,13 @@ function triggerWorkflow(name, parameters) {
 				type: 'n8n-nodes-sound-search.soundSearchTrigger',
 				typeVersion: 1,
 				position: [0, 0],
-				parameters: { pollTimes: { item: [{ mode: 'everyMinute' }] }, limit: 10, ...parameters },
+				// No minimum interval: the test polls again within the minute.
+				parameters: {
+					pollTimes: { item: [{ mode: 'everyMinute' }] },
+					limit: 10,
+					options: { minPollInterval: 0 },
+					...parameters,
+				},
 				credentials: { soundSearchApi: CREDENTIAL },
 			},
 		],
@@ -234,6 +240,8 @@ test('examples/rising-sounds-alert.json: the rising sounds of its keywords go to
 			.readFileSync(path.join(REPO_ROOT, 'examples', 'rising-sounds-alert.json'), 'utf8')
 			.replace('/home/node/.n8n-files', filesDir),
 	);
+	// The test polls again within the hour the trigger would otherwise wait.
+	workflow.nodes[0].parameters.options.minPollInterval = 0;
 	const id = await activate(workflow); // the baseline
 	await sleep(2000);
 	const growth = await growthBetween(ALERT_KEYWORDS, async () => {

@@ -8,9 +8,11 @@ import { TriggerUnderTest } from '../harness/trigger';
 
 const { service } = useReferenceService();
 
+/** A trigger polled back to back: the tests poll at once, so no minimum interval unless given. */
 function trigger(parameters: INodeParameters) {
+	const options = { minPollInterval: 0, ...(parameters.options as INodeParameters | undefined) };
 	return new TriggerUnderTest(
-		{ platform: 'shortvideo', keywords: 'lofi, rainy jazz', limit: 10, ...parameters },
+		{ platform: 'shortvideo', keywords: 'lofi, rainy jazz', limit: 10, ...parameters, options },
 		{ apiKey: API_KEY, baseUrl: service().url },
 	);
 }
@@ -164,6 +166,30 @@ describe('state', () => {
 		const before = JSON.stringify(watch.staticData);
 		expect((await watch.poll('manual')).items).toHaveLength(10);
 		expect(JSON.stringify(watch.staticData)).toBe(before);
+	});
+});
+
+describe("n8n's every-minute default cannot spend every minute", () => {
+	it('by default, a poll within 60 minutes of the last one makes no call; Fetch Test Event still does', async () => {
+		const watch = trigger({ keywords: 'lofi', options: { minPollInterval: 60 } });
+		await watch.poll();
+		await service().passTime({ newSounds: { lofi: 1 } });
+
+		expect((await watch.poll()).items).toEqual([]);
+		expect(await requestsSeen(service())).toHaveLength(1);
+		expect((await watch.poll('manual')).items).toHaveLength(10);
+		expect(await requestsSeen(service())).toHaveLength(2);
+	});
+
+	it('the default is 60 minutes', async () => {
+		const watch = new TriggerUnderTest(
+			{ platform: 'shortvideo', keywords: 'lofi', limit: 10 },
+			{ apiKey: API_KEY, baseUrl: service().url },
+		);
+		await watch.poll();
+		await watch.poll();
+
+		expect(await requestsSeen(service())).toHaveLength(1);
 	});
 });
 

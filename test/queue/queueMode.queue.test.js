@@ -721,6 +721,7 @@ async function waitFor(condition, timeoutMs, intervalMs = 100) {
 							pollTimes: { item: [{ mode: 'everyHour' }] },
 							keywords: 'queue trend',
 							limit: 10,
+							options: { minPollInterval: 0 }, // polled again at once below
 						},
 						credentials: { soundSearchApi: { id: CREDENTIAL.id, name: CREDENTIAL.name } },
 					},
