@@ -293,15 +293,22 @@ describe('the Sound Search node in the n8n editor (headless Chromium)', () => {
 			});
 			await item.first().waitFor();
 			await expect(item.count()).resolves.toBe(1);
+			// n8n shows a node and its trigger as one entry (as Gmail and Gmail Trigger), described
+			// by one of the two.
 			await expect(
 				item.first().getByTestId('node-creator-item-description').innerText(),
-			).resolves.toContain('Search public sounds');
+			).resolves.toMatch(/Search public sounds|Starts a workflow when new sounds appear/);
 			const icon = item.first().locator('img').first();
 			await imageLoaded(icon);
 			await expectOurIcon(icon);
 			await shot('node-panel-search');
 			await item.first().click();
-			// The node's page in the panel: its one action.
+			// The app's page in the panel: the trigger's two events, then (collapsed in an empty
+			// workflow, where n8n expects a trigger first) the node's one action.
+			for (const event of ['On new sound', 'On rising sound']) {
+				await page.getByTestId('item-iterator-item').filter({ hasText: event }).waitFor();
+			}
+			await page.getByText('Actions (1)').click();
 			await page
 				.getByTestId('item-iterator-item')
 				.filter({ hasText: 'Search sounds by keyword' })
