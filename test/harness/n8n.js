@@ -1,6 +1,6 @@
 'use strict';
 
-// Drives the real, pinned n8n application (n8n-host/) from tests and scripts: install it once,
+// Drives a real, pinned n8n application (n8n-host/<line>/) from tests and scripts: install it once,
 // make throw-away user folders with the community package installed, run CLI commands
 // (import, execute) and a server (`n8n start`) and talk to its REST API as the owner.
 //
@@ -9,6 +9,10 @@
 // for this file). Every n8n process is started through a small supervisor (test/harness/supervisor.js) that
 // is the leader of its own process group: stopping kills the whole group (n8n and its task-runner
 // child), and the supervisor stops n8n on its own when this process dies (its IPC channel closes).
+//
+// Which n8n: the line named by N8N_LINE when this module is loaded (2.x by default, or 1.x; see
+// n8n-host/README.md). A jest project per line sets it (jest.e2e.config.js); a script that wants
+// both lines runs once per line.
 
 const { spawn, spawnSync } = require('node:child_process');
 const crypto = require('node:crypto');
@@ -22,7 +26,10 @@ const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const HOST_DIR = path.join(REPO_ROOT, 'n8n-host');
 const LIB_SH = path.join(HOST_DIR, 'lib.sh');
 const INSTALL_SH = path.join(HOST_DIR, 'install.sh');
-const N8N_BIN = path.join(REPO_ROOT, '.cache', 'n8n-host', 'node_modules', '.bin', 'n8n');
+const N8N_LINE = process.env.N8N_LINE || '2.x';
+/** Where the line is installed, from n8n_install_dir in lib.sh (one definition). */
+const INSTALL_DIR = path.resolve(libSh('n8n_install_dir'));
+const N8N_BIN = path.join(INSTALL_DIR, 'node_modules', '.bin', 'n8n');
 
 const CLI_TIMEOUT_MS = 120_000;
 const READY_TIMEOUT_MS = 60_000;
@@ -35,7 +42,29 @@ const LOG_TAIL_CHARS = 20_000;
 let installPromise;
 
 /**
- * Installs the pinned n8n (n8n-host/install.sh) unless already installed; runs the script at most
+ * Runs a function of n8n-host/lib.sh for this module's line and returns what it printed.
+ * @param {string} fn
+ * @returns {string}
+ */
+function libSh(fn) {
+	const result = spawnSync('bash', ['-c', 'source "$0" >&2 && "$1"', LIB_SH, fn], {
+		env: { ...process.env, N8N_LINE },
+		encoding: 'utf8',
+	});
+	if (result.status !== 0) throw new Error(`n8n-host/lib.sh ${fn} failed: ${result.stderr}`);
+	return result.stdout.trim();
+}
+
+/**
+ * The version of the installed n8n of this line (after ensureN8nInstalled).
+ * @returns {string}
+ */
+function n8nVersion() {
+	return JSON.parse(fs.readFileSync(path.join(INSTALL_DIR, 'node_modules', 'n8n', 'package.json'), 'utf8')).version;
+}
+
+/**
+ * Installs this line's pinned n8n (n8n-host/install.sh <line>) unless already installed; runs the script at most
  * once per process. The first install on a machine takes about 4-5 minutes; afterwards well under
  * a second.
  * @returns {Promise<string>} path of the n8n executable
@@ -43,7 +72,7 @@ let installPromise;
 function ensureN8nInstalled() {
 	if (!installPromise) {
 		installPromise = new Promise((resolve, reject) => {
-			const child = spawn('bash', [INSTALL_SH], { stdio: ['ignore', 'inherit', 'inherit'] });
+			const child = spawn('bash', [INSTALL_SH, N8N_LINE], { stdio: ['ignore', 'inherit', 'inherit'] });
 			child.on('error', reject);
 			child.on('exit', (code, signal) => {
 				if (code === 0 && fs.existsSync(N8N_BIN)) resolve(N8N_BIN);
@@ -86,7 +115,7 @@ function getFreePort() {
  */
 function n8nEnv(userFolder, port, brokerPort, extra = {}) {
 	/** @type {Record<string, string | undefined>} */
-	const base = { ...process.env };
+	const base = { ...process.env, N8N_LINE };
 	delete base.NODE_ENV;
 	delete base.NODE_OPTIONS;
 	const result = spawnSync(
@@ -591,8 +620,11 @@ function parseExecutionData(data) {
 }
 
 module.exports = {
+	N8N_LINE,
 	N8N_BIN,
+	INSTALL_DIR,
 	HOST_DIR,
+	n8nVersion,
 	ensureN8nInstalled,
 	getFreePort,
 	n8nEnv,
