@@ -1,9 +1,15 @@
 'use strict';
 
-// End to end in the real, pinned n8n (n8n-host/, 2.41.1) with the package installed from its
-// `npm pack` tarball exactly as n8n installs a community package: the three examples/ workflows and
-// the node's own cases, against the local reference service (a real process on 127.0.0.1, whose
-// ledger tells which requests and credits n8n caused) and, for the AI Agent, a fake OpenAI model.
+// End to end in a real, pinned n8n (n8n-host/<line>/) with the package installed from its
+// `npm pack` tarball exactly as n8n installs a community package: the three examples/ workflows,
+// the node's own cases and its fault cases (faultCases.js), against the local reference service (a
+// real process on 127.0.0.1, whose ledger tells which requests and credits n8n caused) and, for the
+// AI Agent, a fake OpenAI model.
+//
+// The file runs once per n8n line (a jest project each, jest.e2e.config.js; N8N_LINE tells the
+// harness which). The node's own cases, the fault cases and one example run on every line, with
+// the same expectations; the other examples and n8n's own features (activation, file access
+// rules, the AI Agent) only on the newest line.
 //
 // One user folder and one running n8n for the whole file (starting n8n is the slow part):
 //  1. headless: credentials and one workflow imported with the CLI, run with `n8n execute`;
@@ -18,6 +24,10 @@ const n8n = require('../harness/n8n');
 const { packageTarball, REPO_ROOT } = require('../harness/packageTarball');
 const { startReferenceService } = require('../harness/referenceService');
 const { startFakeOpenAi } = require('../harness/fakeOpenAi');
+const { describeFaultCases } = require('./faultCases');
+
+/** A test that runs on the newest n8n line only (see the top of this file). */
+const newestLineOnly = n8n.N8N_LINE === '2.x' ? test : test.skip;
 
 // Test keys only ('dummy' tells secret scanners they are not real).
 const API_KEY = 'dummy-e2e-key-4b7d1c0a';
@@ -156,7 +166,9 @@ function nodeNamed(workflow, name) {
  * @returns {Promise<{ id: string, versionId: string }>}
  */
 async function createWorkflow(workflow) {
-	const { id: _ignored, ...body } = workflow;
+	const { id: _ignored, ...fields } = workflow;
+	// n8n 1.x requires `active` (its column has no default); 2.x takes it too.
+	const body = { active: false, ...fields };
 	const response = await rest('POST', '/rest/workflows', body);
 	if (response.status !== 200)
 		throw new Error(`POST /rest/workflows: ${response.status} ${JSON.stringify(response.body)}`);
@@ -382,7 +394,7 @@ async function expectTrendCollection(sounds, csvFile) {
 // ---------------------------------------------------------------------------------------------
 
 describe('headless, with `n8n execute`', () => {
-	test('examples/keywords-from-spreadsheet.json: one search per CSV row, all results in one XLSX file', async () => {
+	newestLineOnly('examples/keywords-from-spreadsheet.json: one search per CSV row, all results in one XLSX file', async () => {
 		fs.copyFileSync(path.join(EXAMPLES_DIR, 'keywords.csv'), path.join(filesDir, 'keywords.csv'));
 		const resultsFile = path.join(filesDir, 'sound-search-results.xlsx');
 		const workflow = loadExample('keywords-from-spreadsheet.json', {
@@ -478,7 +490,7 @@ describe('in a running n8n (REST API, as the editor uses it)', () => {
 			await expectTrendCollection(items('Sound Search'), String(written.fileName));
 		});
 
-		test('activated, its Schedule Trigger starts the run by itself (interval shortened to 5 s)', async () => {
+		newestLineOnly('activated, its Schedule Trigger starts the run by itself (interval shortened to 5 s)', async () => {
 			const outputFolder = path.join(filesDir, 'scheduled');
 			fs.mkdirSync(outputFolder);
 			const workflow = loadExample('scheduled-trend-collection.json', { outputFolder });
@@ -527,7 +539,7 @@ describe('in a running n8n (REST API, as the editor uses it)', () => {
 			);
 		});
 
-		test('n8n refuses to write outside N8N_RESTRICT_FILE_ACCESS_TO (the searches are paid before the write)', async () => {
+		newestLineOnly('n8n refuses to write outside N8N_RESTRICT_FILE_ACCESS_TO (the searches are paid before the write)', async () => {
 			const outside = path.join(userFolder, 'outside');
 			fs.mkdirSync(outside);
 			const workflow = loadExample('scheduled-trend-collection.json', { outputFolder: outside });
@@ -542,7 +554,7 @@ describe('in a running n8n (REST API, as the editor uses it)', () => {
 		});
 	});
 
-	test('examples/ai-agent-sound-tool.json: the model gets the Sound_Search tool, calls it, and answers from its result', async () => {
+	newestLineOnly('examples/ai-agent-sound-tool.json: the model gets the Sound_Search tool, calls it, and answers from its result', async () => {
 		const { execution, run, items } = await runViaRest(
 			loadExample('ai-agent-sound-tool.json'),
 			"When clicking 'Execute workflow'",
@@ -816,5 +828,12 @@ describe('in a running n8n (REST API, as the editor uses it)', () => {
 			expect(await requestsSeen()).toEqual([refused, refused]);
 			expectNoSecrets(JSON.stringify(result), 'the credential test answer');
 		});
+	});
+
+	describeFaultCases({
+		service: () => service,
+		search: (name, parameters) =>
+			runViaRest(searchWorkflow(`fault: ${name}`, [{}], parameters), 'Start'),
+		requestsSeen,
 	});
 });

@@ -405,7 +405,26 @@ function nodeOutputItems(run, nodeName, { runIndex = 0, output = 0 } = {}) {
  */
 
 /**
- * `n8n start` on 127.0.0.1, resolved once GET /healthz/readiness answers 200 (or rejected
+ * Whether a starting n8n serves its REST API: /healthz/readiness answers 200 (n8n 1.x says so as
+ * soon as its database is migrated, before its REST routes exist) and so does GET /rest/settings.
+ * @param {string} url
+ * @returns {Promise<boolean>}
+ */
+async function isReady(url) {
+	for (const route of ['/healthz/readiness', '/rest/settings']) {
+		try {
+			const response = await fetch(url + route, { signal: AbortSignal.timeout(2_000) });
+			await response.arrayBuffer();
+			if (response.status !== 200) return false;
+		} catch {
+			return false; // not listening yet
+		}
+	}
+	return true;
+}
+
+/**
+ * `n8n start` on 127.0.0.1, resolved once GET /healthz/readiness and GET /rest/settings answer 200 (or rejected
  * after 60 s, the server then stopped). Ports default to free ones. Call stop() when done.
  * @param {string} userFolder
  * @param {{ port?: number, brokerPort?: number, env?: Record<string, string | undefined>,
@@ -438,12 +457,7 @@ async function startN8n(userFolder, { port, brokerPort, env = {}, readyTimeoutMs
 			await stop();
 			throw new Error(`n8n start: ${url}/healthz/readiness not ready after ${readyTimeoutMs} ms\n${logs()}`);
 		}
-		try {
-			const response = await fetch(`${url}/healthz/readiness`, { signal: AbortSignal.timeout(2_000) });
-			if (response.status === 200) break;
-		} catch {
-			// not listening yet
-		}
+		if (await isReady(url)) break;
 		await new Promise((resolve) => setTimeout(resolve, 250));
 	}
 	const pid = await run.childPid;
@@ -551,7 +565,7 @@ async function testCredential(request, credential) {
 
 /**
  * Runs a stored workflow like the editor's "Execute workflow" button (POST
- * /rest/workflows/:id/run with { triggerToStartFrom: { name } }) and polls
+ * /rest/workflows/:id/run with { workflowData, triggerToStartFrom: { name } }) and polls
  * GET /rest/executions/:executionId until it has finished.
  * @param {RestRequest} request from setupOwner
  * @param {string} workflowId
@@ -560,7 +574,13 @@ async function testCredential(request, credential) {
  *   parsed into the same shape as executeWorkflow's run.data ({ resultData: { runData, ... } })
  */
 async function runWorkflowViaRest(request, workflowId, { triggerNode, timeoutMs = 60_000 }) {
+	// n8n 1.x runs the workflow sent in the body (as its editor does); 2.x runs the stored one.
+	const stored = await request('GET', `/rest/workflows/${workflowId}`);
+	if (stored.status !== 200) {
+		throw new Error(`GET /rest/workflows/${workflowId}: ${stored.status} ${JSON.stringify(stored.body)}`);
+	}
 	const started = await request('POST', `/rest/workflows/${workflowId}/run`, {
+		workflowData: stored.body.data,
 		triggerToStartFrom: { name: triggerNode },
 	});
 	const executionId = started.body?.data?.executionId;
