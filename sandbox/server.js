@@ -9,7 +9,7 @@ const { createReferenceService } = require('./service');
 
 const USAGE = `Usage: node sandbox/server.js [--port 0] [--host 127.0.0.1] [--keys k1,k2]
   [--revoked-keys k3] [--max-page-size 50] [--default-page-size 20] [--cache-seconds 60]
-  [--parent-pid N] [--quiet]
+  [--capacity 0] [--latency-ms 0] [--retry-after 1] [--parent-pid N] [--quiet]
 Env fallbacks: SOUND_SEARCH_SANDBOX_PORT, SOUND_SEARCH_SANDBOX_KEYS`;
 
 const OPTION_SPEC = {
@@ -20,6 +20,9 @@ const OPTION_SPEC = {
 	'max-page-size': { type: 'string', default: '50' },
 	'default-page-size': { type: 'string', default: '20' },
 	'cache-seconds': { type: 'string', default: '60' },
+	capacity: { type: 'string', default: '0' },
+	'latency-ms': { type: 'string', default: '0' },
+	'retry-after': { type: 'string', default: '1' },
 	'parent-pid': { type: 'string' },
 	quiet: { type: 'boolean', default: false },
 	help: { type: 'boolean', default: false },
@@ -44,6 +47,9 @@ function readSettings(argv, env) {
 		maxPageSize: integer('max-page-size', values['max-page-size'], 1),
 		defaultPageSize: integer('default-page-size', values['default-page-size'], 1),
 		cacheSeconds: integer('cache-seconds', values['cache-seconds'], 0),
+		capacity: integer('capacity', values.capacity, 0),
+		latencyMs: integer('latency-ms', values['latency-ms'], 0),
+		retryAfterSeconds: integer('retry-after', values['retry-after'], 0),
 		parentPid: parentPid === undefined ? null : integer('parent-pid', parentPid, 1),
 		quiet: values.quiet,
 	};

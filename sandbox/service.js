@@ -8,6 +8,8 @@ const http = require('node:http');
 const { PLATFORMS, normalizeQuery, overrideKey, readPage } = require('./catalogue');
 const { encodeCursor, decodeCursor } = require('./cursor');
 const { parseFaults, takeFault, sendFault, faultCredits } = require('./faults');
+const { createCapacity, rateLimitedAnswer } = require('./capacity');
+const { setTimeout: delay } = require('node:timers/promises');
 
 const PRICES = { shortvideo: 1, photosocial: 2 };
 const SEARCH_PATH = /^\/v1\/([^/]+)\/sound\/search$/;
@@ -19,6 +21,9 @@ const DEFAULTS = {
 	maxPageSize: 50,
 	defaultPageSize: 20,
 	cacheSeconds: 60,
+	capacity: 0,
+	latencyMs: 0,
+	retryAfterSeconds: 1,
 	now: Date.now,
 };
 
@@ -29,6 +34,9 @@ const DEFAULTS = {
  * @property {number} [maxPageSize] larger limits are capped to this
  * @property {number} [defaultPageSize] page size when no limit is sent
  * @property {number} [cacheSeconds] window in which identical requests are cache hits (0 = off)
+ * @property {number} [capacity] most search calls in flight per key, 429 beyond (0 = no limit)
+ * @property {number} [latencyMs] added before every normal answer
+ * @property {number} [retryAfterSeconds] Retry-After of a capacity 429
  * @property {() => number} [now] clock in ms since epoch (tests may inject one)
  */
 
@@ -49,7 +57,14 @@ const DEFAULTS = {
 function createReferenceService(options = {}) {
 	const defined = Object.entries(options).filter(([, value]) => value !== undefined);
 	const config = { ...DEFAULTS, ...Object.fromEntries(defined) };
-	const state = { ledger: [], cache: new Map(), overrides: new Map(), faults: [], nextSeq: 1 };
+	const state = {
+		ledger: [],
+		cache: new Map(),
+		overrides: new Map(),
+		faults: [],
+		nextSeq: 1,
+		capacity: createCapacity(config),
+	};
 	const context = { config, state };
 	const server = http.createServer((req, res) => {
 		route(req, res, context).catch((error) => sendInternalError(res, error));
@@ -77,13 +92,24 @@ async function routeSearch(req, res, url, platform, context) {
 		return sendMethodNotAllowed(res, 'GET', { 'X-Credits-Charged': '0' });
 	}
 	const request = readSearchRequest(req, url, platform, context.config.now());
-	const answer = decideSearch(request, context);
-	record(context.state, request, answer);
-	if (answer.fault) return sendFault(req, res, answer.fault);
-	sendJson(res, answer.status, answer.body, {
-		...answer.headers,
-		'X-Credits-Charged': String(answer.credits),
-	});
+	const { capacity } = context.state;
+	const admission = capacity.enter(bearerKey(request.authorization) ?? '');
+	try {
+		const answer = admission.refused
+			? rateLimitedAnswer(capacity.settings)
+			: decideSearch(request, context);
+		record(context.state, request, answer);
+		if (answer.fault) return await sendFault(req, res, answer.fault);
+		if (!admission.refused && capacity.settings.latencyMs > 0)
+			await delay(capacity.settings.latencyMs);
+		if (res.destroyed) return;
+		sendJson(res, answer.status, answer.body, {
+			...answer.headers,
+			'X-Credits-Charged': String(answer.credits),
+		});
+	} finally {
+		admission.leave();
+	}
 }
 
 function readSearchRequest(req, url, platform, nowMs) {
@@ -280,6 +306,10 @@ const CONTROL_ROUTES = {
 	'/__sandbox/reset': { method: 'POST', handle: (state) => resetState(state) },
 	'/__sandbox/catalogue': { method: 'POST', handle: (state, body) => setOverride(state, body) },
 	'/__sandbox/faults': { method: 'POST', handle: (state, body) => addFaults(state, body) },
+	'/__sandbox/capacity': {
+		method: 'POST',
+		handle: (state, body) => state.capacity.configure(body),
+	},
 };
 
 async function routeControl(req, res, control, context) {
@@ -295,7 +325,11 @@ async function routeControl(req, res, control, context) {
 
 function ledgerReport(state) {
 	const creditsCharged = state.ledger.reduce((sum, entry) => sum + entry.creditsCharged, 0);
-	return { requests: state.ledger, totals: { requests: state.ledger.length, creditsCharged } };
+	return {
+		requests: state.ledger,
+		totals: { requests: state.ledger.length, creditsCharged },
+		capacity: state.capacity.report(),
+	};
 }
 
 function resetState(state) {
@@ -304,6 +338,7 @@ function resetState(state) {
 	state.cache.clear();
 	state.overrides.clear();
 	state.faults.length = 0;
+	state.capacity.reset();
 	return { ok: true };
 }
 

@@ -19,12 +19,9 @@ export class SoundSearch implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'soundSearchApi', required: true }],
-		requestDefaults: {
-			// Only the credential's host ever receives the key: cursors and response values are
-			// sent as query values, never used to build the URL.
-			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
-			headers: { Accept: 'application/json' },
-		},
+		// Only the credential's host ever receives the key: the paginator reads its Base URL once
+		// per run, and cursors and response values are sent as query values, never in the URL.
+		requestDefaults: { headers: { Accept: 'application/json' } },
 		properties: [
 			{
 				displayName: 'Resource',

@@ -754,6 +754,31 @@ describe('in a running n8n (REST API, as the editor uses it)', () => {
 			).toBe(true);
 		});
 
+		test('500 keywords against a service capped at 4 calls in flight: every sound, exact credits, no call twice', async () => {
+			await service.setCapacity({ capacity: 4, latencyMs: 30 });
+			const keywords = Array.from({ length: 500 }, (_, index) => ({ keyword: `scale ${index}` }));
+			const { execution, items } = await runViaRest(
+				searchWorkflow('500 keywords', keywords, { query: '={{ $json.keyword }}', limit: 2 }),
+				'Start',
+			);
+			expect(execution.status).toBe('success');
+			const { requests, totals, capacity } = await service.ledger();
+			const paid = requests.filter((/** @type {any} */ r) => r.status === 200);
+			const refused = requests.filter((/** @type {any} */ r) => r.status === 429);
+			process.stderr.write(
+				`[e2e] 500 keywords, service capped at 4: ${requests.length} requests, ${refused.length} answered 429, most in flight ${capacity.mostInFlight}\n`,
+			);
+			expect(paid.map((/** @type {any} */ r) => r.q).sort()).toEqual(
+				keywords.map((k) => k.keyword).sort(),
+			);
+			expect(refused.length + paid.length).toBe(requests.length);
+			expect(refused.every((/** @type {any} */ r) => r.creditsCharged === 0)).toBe(true);
+			expect(totals.creditsCharged).toBe(500);
+			const sounds = items('Sound Search');
+			expect(sounds).toHaveLength(1000);
+			expect(sounds.every((s) => s.creditsCharged === 1)).toBe(true);
+		});
+
 		test('an empty query fails the run with a clear error before any request', async () => {
 			const { execution, run } = await runViaRest(
 				searchWorkflow('empty query', [{ keyword: 'lofi' }, { keyword: '   ' }], {
@@ -779,9 +804,8 @@ describe('in a running n8n (REST API, as the editor uses it)', () => {
 				/^The service rejected the API key \(401 Unauthorized\)/,
 			);
 			// runViaRest already checked the execution (items, errors, descriptions) for every key.
-			// The node does not retry a 401, but n8n does once: n8n-core's httpRequestWithAuthentication
-			// re-sends a request that got 401 after a (here empty) pre-authentication step, for every
-			// credential type. Both are refused, and free.
+			// One request: the node takes every status as an answer, so n8n-core's re-send of a
+			// request that failed with 401 (its credential refresh path) does not happen either.
 			const refused = expect.objectContaining({
 				q: 'lofi',
 				status: 401,
@@ -789,7 +813,7 @@ describe('in a running n8n (REST API, as the editor uses it)', () => {
 				credits: 0,
 				authorization: `Bearer ${WRONG_KEY}`,
 			});
-			expect(await requestsSeen()).toEqual([refused, refused]);
+			expect(await requestsSeen()).toEqual([refused]);
 		});
 
 		test('credential Test (POST /rest/credentials/test): a valid key passes with one free request', async () => {
@@ -825,7 +849,7 @@ describe('in a running n8n (REST API, as the editor uses it)', () => {
 				outcome: 'unauthorized',
 				credits: 0,
 			});
-			expect(await requestsSeen()).toEqual([refused, refused]);
+			expect(await requestsSeen()).toEqual([refused]);
 			expectNoSecrets(JSON.stringify(result), 'the credential test answer');
 		});
 	});

@@ -20,7 +20,14 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { chromium, selectors } = require('playwright-core');
-const { Stack, DEMO_OWNER, DEMO_CREDENTIAL, DEMO_WORKFLOW_ID, PACKAGE_NAME, SERVICE_KEY } = require('../harness/stack');
+const {
+	Stack,
+	DEMO_OWNER,
+	DEMO_CREDENTIAL,
+	DEMO_WORKFLOW_ID,
+	PACKAGE_NAME,
+	SERVICE_KEY,
+} = require('../harness/stack');
 const { REPO_ROOT } = require('../harness/packageTarball');
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -96,7 +103,9 @@ async function step(name, fn) {
 /** The reference service's recorded search requests for QUERY (or another query). */
 async function searchesFor(query = QUERY) {
 	const ledger = await stack.service?.ledger();
-	return (ledger?.requests ?? []).filter((/** @type {any} */ r) => r.query === query || r.q === query);
+	return (ledger?.requests ?? []).filter(
+		(/** @type {any} */ r) => r.query === query || r.q === query,
+	);
 }
 
 /**
@@ -139,11 +148,13 @@ async function expectOurIcon(img) {
  * @param {import('playwright-core').Locator} img
  */
 async function imageLoaded(img) {
-	return eventually('the icon image to load', () =>
-		img.evaluate((el) => {
-			const image = /** @type {HTMLImageElement} */ (el);
-			return image.complete && image.naturalWidth > 0;
-		}),
+	return eventually(
+		'the icon image to load',
+		() =>
+			img.evaluate((el) => {
+				const image = /** @type {HTMLImageElement} */ (el);
+				return image.complete && image.naturalWidth > 0;
+			}),
 		UI_TIMEOUT_MS,
 	);
 }
@@ -186,7 +197,9 @@ beforeAll(async () => {
 		if (file.endsWith('.png') || file === 'summary.json') fs.rmSync(path.join(ARTIFACTS, file));
 	}
 	if (!fs.existsSync(CHROMIUM)) {
-		throw new Error(`${CHROMIUM} is missing: run scripts/ensure-chromium.sh (installs Debian's chromium package)`);
+		throw new Error(
+			`${CHROMIUM} is missing: run scripts/ensure-chromium.sh (installs Debian's chromium package)`,
+		);
 	}
 	stack = new Stack({ log: (line) => process.stdout.write(`[stack] ${line}\n`) });
 	await stack.start();
@@ -205,7 +218,8 @@ beforeAll(async () => {
 	// The browser talks to this n8n only: anything else (n8n's editor looks packages up on a
 	// registry, for example) is refused here and counted.
 	await context.route(
-		(url) => !(url.protocol === 'data:' || url.protocol === 'blob:' || url.hostname === '127.0.0.1'),
+		(url) =>
+			!(url.protocol === 'data:' || url.protocol === 'blob:' || url.hostname === '127.0.0.1'),
 		(route) => {
 			blockedRequests += 1;
 			return route.abort('blockedbyclient');
@@ -279,37 +293,46 @@ describe('the Sound Search node in the n8n editor (headless Chromium)', () => {
 			});
 			await item.first().waitFor();
 			await expect(item.count()).resolves.toBe(1);
-			await expect(item.first().getByTestId('node-creator-item-description').innerText()).resolves.toContain(
-				'Search public sounds',
-			);
+			await expect(
+				item.first().getByTestId('node-creator-item-description').innerText(),
+			).resolves.toContain('Search public sounds');
 			const icon = item.first().locator('img').first();
 			await imageLoaded(icon);
 			await expectOurIcon(icon);
 			await shot('node-panel-search');
 			await item.first().click();
 			// The node's page in the panel: its one action.
-			await page.getByTestId('item-iterator-item').filter({ hasText: 'Search sounds by keyword' }).waitFor();
+			await page
+				.getByTestId('item-iterator-item')
+				.filter({ hasText: 'Search sounds by keyword' })
+				.waitFor();
 			await shot('node-panel-actions');
 		}));
 
 	test('added, its parameters render: Platform (both options with credit prices), Query, Return All, Limit, Options', () =>
 		step('parameters', async () => {
-			await page.getByTestId('item-iterator-item').filter({ hasText: 'Search sounds by keyword' }).click();
+			await page
+				.getByTestId('item-iterator-item')
+				.filter({ hasText: 'Search sounds by keyword' })
+				.click();
 			const ndv = page.getByTestId('ndv');
 			await ndv.waitFor();
 			// The credential is picked for the node (the only Sound Search API credential).
-			await expect(ndv.getByTestId('node-credentials-select').locator('input').inputValue()).resolves.toBe(
-				DEMO_CREDENTIAL.name,
-			);
+			await expect(
+				ndv.getByTestId('node-credentials-select').locator('input').inputValue(),
+			).resolves.toBe(DEMO_CREDENTIAL.name);
 			for (const name of ['platform', 'query', 'returnAll', 'limit']) {
 				await ndv.getByTestId(`parameter-input-${name}`).waitFor();
 			}
 			const labels = await ndv.getByTestId('node-parameters').innerText();
-			for (const label of ['Platform', 'Query', 'Return All', 'Limit', 'Options']) expect(labels).toContain(label);
+			for (const label of ['Platform', 'Query', 'Return All', 'Limit', 'Options'])
+				expect(labels).toContain(label);
 			await shot('parameters');
 
 			await ndv.getByTestId('parameter-input-platform').click();
-			const options = page.locator('[data-test-id="parameter-input-item"]:visible .option-headline');
+			const options = page.locator(
+				'[data-test-id="parameter-input-item"]:visible .option-headline',
+			);
 			await options.first().waitFor();
 			expect(await options.allInnerTexts()).toEqual([
 				'Short-Video Platform (1 Credit per Call)',
@@ -324,7 +347,8 @@ describe('the Sound Search node in the n8n editor (headless Chromium)', () => {
 			const optionNames = page.locator('[data-test-id="collection-parameter-option"]:visible');
 			await optionNames.first().waitFor();
 			const names = await optionNames.allInnerTexts();
-			for (const name of ['Page Size', 'Simplify Output', 'Start Cursor']) expect(names).toContain(name);
+			for (const name of ['Page Size', 'Simplify Output', 'Start Cursor'])
+				expect(names).toContain(name);
 			await shot('options-collection');
 			await page.keyboard.press('Escape');
 			await optionNames.first().waitFor({ state: 'hidden' });
@@ -339,7 +363,9 @@ describe('the Sound Search node in the n8n editor (headless Chromium)', () => {
 
 			const output = page.getByTestId('output-panel');
 			await output.getByTestId('node-run-status-success').waitFor({ timeout: RUN_TIMEOUT_MS });
-			await expect(output.getByTestId('ndv-items-count').innerText()).resolves.toContain(`${LIMIT} items`);
+			await expect(output.getByTestId('ndv-items-count').innerText()).resolves.toContain(
+				`${LIMIT} items`,
+			);
 			await output.getByText('Rainy Jazz Sound 1').first().waitFor();
 			const table = await flatText(output);
 			expect(table).toContain('soundId');
@@ -373,7 +399,9 @@ describe('the Sound Search node in the n8n editor (headless Chromium)', () => {
 		step('execute-workflow', async () => {
 			await page.getByTestId('ndv-close-button').click();
 			await page.getByTestId('ndv').waitFor({ state: 'hidden' });
-			const ourNode = page.getByTestId('canvas-node').filter({ has: page.locator(`img[src*="${ICON_PATH_PART}"]`) });
+			const ourNode = page
+				.getByTestId('canvas-node')
+				.filter({ has: page.locator(`img[src*="${ICON_PATH_PART}"]`) });
 			await expect(ourNode.count()).resolves.toBe(1);
 			await expectOurIcon(ourNode.locator('img').first());
 			await expect(page.getByTestId('canvas-trigger-node').count()).resolves.toBe(1);
@@ -382,16 +410,27 @@ describe('the Sound Search node in the n8n editor (headless Chromium)', () => {
 			await page.getByTestId('clear-execution-data-button').click();
 			await ourNode.getByTestId('canvas-node-status-success').waitFor({ state: 'detached' });
 			await page.getByTestId('execute-workflow-button').click();
-			await page.getByText('Workflow executed successfully').first().waitFor({ timeout: RUN_TIMEOUT_MS });
+			await page
+				.getByText('Workflow executed successfully')
+				.first()
+				.waitFor({ timeout: RUN_TIMEOUT_MS });
 			await ourNode.getByTestId('canvas-node-status-success').waitFor();
-			await page.getByTestId('canvas').getByText(`${LIMIT} items`, { exact: true }).first().waitFor();
+			await page
+				.getByTestId('canvas')
+				.getByText(`${LIMIT} items`, { exact: true })
+				.first()
+				.waitFor();
 			await shot('workflow-executed');
 			// A second request for the same search (the service may answer it from its cache).
 			const searches = await eventually('a second request in the ledger', async () => {
 				const list = await searchesFor();
 				return list.length === 2 ? list : undefined;
 			});
-			expect(searches[1]).toMatchObject({ authorization: `Bearer ${SERVICE_KEY}`, status: 200, itemCount: LIMIT });
+			expect(searches[1]).toMatchObject({
+				authorization: `Bearer ${SERVICE_KEY}`,
+				status: 200,
+				itemCount: LIMIT,
+			});
 		}));
 
 	test('the ready-made "Sound Search demo" workflow (what npm start offers) runs from the editor', () =>
@@ -402,17 +441,26 @@ describe('the Sound Search node in the n8n editor (headless Chromium)', () => {
 			await expectOurIcon(node.locator('img').first());
 			await shot('demo-workflow');
 			await page.getByTestId('execute-workflow-button').click();
-			await page.getByText('Workflow executed successfully').first().waitFor({ timeout: RUN_TIMEOUT_MS });
+			await page
+				.getByText('Workflow executed successfully')
+				.first()
+				.waitFor({ timeout: RUN_TIMEOUT_MS });
 			const searches = await eventually('the demo search in the ledger', async () => {
 				const list = await searchesFor('lofi');
 				return list.length > 0 ? list : undefined;
 			});
-			expect(searches[0]).toMatchObject({ limit: '10', authorization: `Bearer ${SERVICE_KEY}`, status: 200 });
+			expect(searches[0]).toMatchObject({
+				limit: '10',
+				authorization: `Bearer ${SERVICE_KEY}`,
+				status: 200,
+			});
 
 			await node.dblclick({ force: true });
 			const output = page.getByTestId('output-panel');
 			await output.getByTestId('node-run-status-success').waitFor();
-			await expect(output.getByTestId('ndv-items-count').innerText()).resolves.toContain('10 items');
+			await expect(output.getByTestId('ndv-items-count').innerText()).resolves.toContain(
+				'10 items',
+			);
 			await output.getByTestId('radio-button-table').click();
 			await output.getByText('Lofi Sound 1').first().waitFor();
 			await shot('demo-output');
@@ -422,18 +470,24 @@ describe('the Sound Search node in the n8n editor (headless Chromium)', () => {
 	test('each imported example workflow opens, with our icon on its Sound Search nodes', () =>
 		step('examples', async () => {
 			const examples = stack.workflows.filter((w) => w.file !== '(built in)');
-			if (stack.problems.length > 0) process.stdout.write(`[editor] examples not imported:\n${stack.problems.join('\n')}\n`);
+			if (stack.problems.length > 0)
+				process.stdout.write(`[editor] examples not imported:\n${stack.problems.join('\n')}\n`);
 			for (const example of examples) {
 				const ours = example.nodes.filter((n) => n.type.startsWith(`${PACKAGE_NAME}.`));
 				await page.goto(stack.workflowUrl(example.id));
 				await page.getByTestId('canvas-node').first().waitFor();
 				for (const node of ours) {
 					const nameInCss = String(node.name).replace(/["\\]/g, '\\$&');
-					const img = page.locator(`[data-test-id="canvas-node"][data-node-name="${nameInCss}"] img[src*="${ICON_PATH_PART}"]`);
+					const img = page.locator(
+						`[data-test-id="canvas-node"][data-node-name="${nameInCss}"] img[src*="${ICON_PATH_PART}"]`,
+					);
 					await img.first().waitFor();
 					await imageLoaded(img.first());
 				}
-				await page.getByTestId('zoom-to-fit').click().catch(() => {});
+				await page
+					.getByTestId('zoom-to-fit')
+					.click()
+					.catch(() => {});
 				await shot(`example-${path.basename(example.file, '.json')}`);
 			}
 		}));

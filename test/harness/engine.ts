@@ -1,6 +1,7 @@
-import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
+import { ExecutionLifecycleHooks, RoutingNode, WorkflowExecute } from 'n8n-core';
 import {
 	createRunExecutionData,
+	sleep,
 	Workflow,
 	type IDataObject,
 	type INode,
@@ -84,8 +85,21 @@ const nodeTypes: INodeTypes = {
 	getByNameAndVersion: (type) => registry[type],
 	getKnownTypes: () => ({}),
 };
+/**
+ * A declarative node as n8n's own NodeTypes serves it (n8n/dist/node-types.js): with an execute
+ * method that runs the RoutingNode in the execution's context, so the node gets the execution's
+ * cancel signal as in n8n (n8n-core's fallback path for declarative nodes passes none).
+ */
+function asServedByN8n(nodeType: INodeType): INodeType {
+	nodeType.execute = async function (this: import('n8n-workflow').IExecuteFunctions) {
+		const context = this as unknown as ConstructorParameters<typeof RoutingNode>[0];
+		return (await new RoutingNode(context, nodeType).runNode()) ?? [];
+	};
+	return nodeType;
+}
+
 const registry: Record<string, INodeType> = {
-	[NODE_TYPE]: new SoundSearch(),
+	[NODE_TYPE]: asServedByN8n(new SoundSearch()),
 	'test.inputItems': new InputItems(),
 	'test.credentialTest': new CredentialTestNode(),
 };
@@ -106,6 +120,8 @@ export interface SearchRunOptions {
 	credentials: { apiKey: string; baseUrl: string };
 	/** Node settings such as { onError: 'continueRegularOutput' } or { retryOnFail: true }. */
 	nodeSettings?: Partial<INode>;
+	/** Cancels the execution this long after it starts, as the editor's Stop button does. */
+	cancelAfterMs?: number;
 }
 
 /** Runs Input -> Sound Search through n8n-core's WorkflowExecute and returns what it produced. */
@@ -114,6 +130,7 @@ export async function runSoundSearch(options: SearchRunOptions): Promise<SearchR
 		{ name: NODE_NAME, type: NODE_TYPE, parameters: options.parameters, ...options.nodeSettings },
 		options.input ?? [{}],
 		options.credentials,
+		options.cancelAfterMs,
 	);
 }
 
@@ -132,6 +149,7 @@ async function runAfterInput(
 	node: Pick<INode, 'name' | 'type' | 'parameters'> & Partial<INode>,
 	input: IDataObject[],
 	credentials: SearchRunOptions['credentials'],
+	cancelAfterMs?: number,
 ): Promise<SearchRun> {
 	const nodes: INode[] = [
 		{
@@ -154,7 +172,7 @@ async function runAfterInput(
 	const workflow = new Workflow({ id: 'w1', nodes, connections, nodeTypes, active: false });
 	const run = await withKeyLeakCheck(
 		credentials.apiKey,
-		async () => await execute(workflow, credentials),
+		async () => await execute(workflow, credentials, cancelAfterMs),
 	);
 	const output = run.data.resultData.runData[NODE_NAME]?.[0]?.data?.main ?? [];
 	return {
@@ -197,6 +215,7 @@ async function withKeyLeakCheck(apiKey: string, runWorkflow: () => Promise<IRun>
 async function execute(
 	workflow: Workflow,
 	credentials: SearchRunOptions['credentials'],
+	cancelAfterMs?: number,
 ): Promise<IRun> {
 	const hooks = new ExecutionLifecycleHooks('manual', 'e1', {
 		id: 'w1',
@@ -231,7 +250,11 @@ async function execute(
 		},
 	});
 	try {
-		await new WorkflowExecute(additionalData, 'manual', runData).processRunExecutionData(workflow);
+		const running = new WorkflowExecute(additionalData, 'manual', runData).processRunExecutionData(
+			workflow,
+		);
+		if (cancelAfterMs !== undefined) void sleep(cancelAfterMs).then(() => running.cancel());
+		await running;
 	} catch (error) {
 		// n8n refuses some workflows before running any node (e.g. a required parameter left empty).
 		return { data: { resultData: { runData: {}, error } } } as unknown as IRun;

@@ -60,7 +60,9 @@ function libSh(fn) {
  * @returns {string}
  */
 function n8nVersion() {
-	return JSON.parse(fs.readFileSync(path.join(INSTALL_DIR, 'node_modules', 'n8n', 'package.json'), 'utf8')).version;
+	return JSON.parse(
+		fs.readFileSync(path.join(INSTALL_DIR, 'node_modules', 'n8n', 'package.json'), 'utf8'),
+	).version;
 }
 
 /**
@@ -72,7 +74,9 @@ function n8nVersion() {
 function ensureN8nInstalled() {
 	if (!installPromise) {
 		installPromise = new Promise((resolve, reject) => {
-			const child = spawn('bash', [INSTALL_SH, N8N_LINE], { stdio: ['ignore', 'inherit', 'inherit'] });
+			const child = spawn('bash', [INSTALL_SH, N8N_LINE], {
+				stdio: ['ignore', 'inherit', 'inherit'],
+			});
 			child.on('error', reject);
 			child.on('exit', (code, signal) => {
 				if (code === 0 && fs.existsSync(N8N_BIN)) resolve(N8N_BIN);
@@ -120,7 +124,14 @@ function n8nEnv(userFolder, port, brokerPort, extra = {}) {
 	delete base.NODE_OPTIONS;
 	const result = spawnSync(
 		'bash',
-		['-c', 'source "$0" >&2 && n8n_env "$1" "$2" "$3" >&2 && env -0', LIB_SH, userFolder, String(port), String(brokerPort)],
+		[
+			'-c',
+			'source "$0" >&2 && n8n_env "$1" "$2" "$3" >&2 && env -0',
+			LIB_SH,
+			userFolder,
+			String(port),
+			String(brokerPort),
+		],
 		{ env: /** @type {NodeJS.ProcessEnv} */ (base), encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 },
 	);
 	if (result.status !== 0) {
@@ -214,7 +225,13 @@ async function createN8nUserFolder({ packageTarball } = {}) {
 	if (packageTarball) {
 		const result = spawnSync(
 			'bash',
-			['-c', 'source "$0" && install_package_tarball "$1" "$2"', LIB_SH, path.resolve(packageTarball), folder],
+			[
+				'-c',
+				'source "$0" && install_package_tarball "$1" "$2"',
+				LIB_SH,
+				path.resolve(packageTarball),
+				folder,
+			],
 			{ encoding: 'utf8' },
 		);
 		if (result.status !== 0) {
@@ -263,7 +280,13 @@ async function n8nCli(userFolder, args, { env = {}, timeoutMs = CLI_TIMEOUT_MS }
 	}, timeoutMs);
 	const { code, signal } = await run.exited;
 	clearTimeout(timer);
-	return { code: timedOut ? null : code, signal, timedOut, stdout: run.stdout(), stderr: run.stderr() };
+	return {
+		code: timedOut ? null : code,
+		signal,
+		timedOut,
+		stdout: run.stdout(),
+		stderr: run.stderr(),
+	};
 }
 
 /**
@@ -431,14 +454,22 @@ async function isReady(url) {
  *   readyTimeoutMs?: number }} [options]
  * @returns {Promise<N8nServer>}
  */
-async function startN8n(userFolder, { port, brokerPort, env = {}, readyTimeoutMs = READY_TIMEOUT_MS } = {}) {
+async function startN8n(
+	userFolder,
+	{ port, brokerPort, env = {}, readyTimeoutMs = READY_TIMEOUT_MS } = {},
+) {
 	const serverPort = port ?? (await getFreePort());
 	const serverBrokerPort = brokerPort ?? (await getFreePort());
 	const url = `http://127.0.0.1:${serverPort}`;
-	const run = superviseN8n(['start'], n8nEnv(userFolder, serverPort, serverBrokerPort, env), userFolder, {
-		tailOnly: true,
-		graceMs: STOP_GRACE_MS,
-	});
+	const run = superviseN8n(
+		['start'],
+		n8nEnv(userFolder, serverPort, serverBrokerPort, env),
+		userFolder,
+		{
+			tailOnly: true,
+			graceMs: STOP_GRACE_MS,
+		},
+	);
 	const logs = () => `--- stdout ---\n${run.stdout()}\n--- stderr ---\n${run.stderr()}`;
 	/** @type {{code: number | null, signal: string | null} | undefined} */
 	let exit;
@@ -451,11 +482,15 @@ async function startN8n(userFolder, { port, brokerPort, env = {}, readyTimeoutMs
 	const deadline = Date.now() + readyTimeoutMs;
 	for (;;) {
 		if (exit) {
-			throw new Error(`n8n start exited early (code ${exit.code}, signal ${exit.signal})\n${logs()}`);
+			throw new Error(
+				`n8n start exited early (code ${exit.code}, signal ${exit.signal})\n${logs()}`,
+			);
 		}
 		if (Date.now() > deadline) {
 			await stop();
-			throw new Error(`n8n start: ${url}/healthz/readiness not ready after ${readyTimeoutMs} ms\n${logs()}`);
+			throw new Error(
+				`n8n start: ${url}/healthz/readiness not ready after ${readyTimeoutMs} ms\n${logs()}`,
+			);
 		}
 		if (await isReady(url)) break;
 		await new Promise((resolve) => setTimeout(resolve, 250));
@@ -549,7 +584,9 @@ async function testCredential(request, credential) {
 	if (data === undefined || name === undefined) {
 		const stored = await request('GET', `/rest/credentials/${credential.id}?includeData=true`);
 		if (stored.status !== 200) {
-			throw new Error(`GET /rest/credentials/${credential.id}: ${stored.status} ${JSON.stringify(stored.body)}`);
+			throw new Error(
+				`GET /rest/credentials/${credential.id}: ${stored.status} ${JSON.stringify(stored.body)}`,
+			);
 		}
 		data = data ?? stored.body.data.data;
 		name = name ?? stored.body.data.name;
@@ -558,7 +595,9 @@ async function testCredential(request, credential) {
 		credentials: { ...credential, name, data },
 	});
 	if (response.status !== 200) {
-		throw new Error(`POST /rest/credentials/test: ${response.status} ${JSON.stringify(response.body)}`);
+		throw new Error(
+			`POST /rest/credentials/test: ${response.status} ${JSON.stringify(response.body)}`,
+		);
 	}
 	return response.body.data;
 }
@@ -577,7 +616,9 @@ async function runWorkflowViaRest(request, workflowId, { triggerNode, timeoutMs 
 	// n8n 1.x runs the workflow sent in the body (as its editor does); 2.x runs the stored one.
 	const stored = await request('GET', `/rest/workflows/${workflowId}`);
 	if (stored.status !== 200) {
-		throw new Error(`GET /rest/workflows/${workflowId}: ${stored.status} ${JSON.stringify(stored.body)}`);
+		throw new Error(
+			`GET /rest/workflows/${workflowId}: ${stored.status} ${JSON.stringify(stored.body)}`,
+		);
 	}
 	const started = await request('POST', `/rest/workflows/${workflowId}/run`, {
 		workflowData: stored.body.data,
@@ -585,17 +626,25 @@ async function runWorkflowViaRest(request, workflowId, { triggerNode, timeoutMs 
 	});
 	const executionId = started.body?.data?.executionId;
 	if (started.status !== 200 || !executionId) {
-		throw new Error(`POST /rest/workflows/${workflowId}/run: ${started.status} ${JSON.stringify(started.body)}`);
+		throw new Error(
+			`POST /rest/workflows/${workflowId}/run: ${started.status} ${JSON.stringify(started.body)}`,
+		);
 	}
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		const response = await request('GET', `/rest/executions/${executionId}`);
 		const execution = response.body?.data;
-		if (response.status === 200 && execution && !['new', 'running', 'waiting'].includes(execution.status)) {
+		if (
+			response.status === 200 &&
+			execution &&
+			!['new', 'running', 'waiting'].includes(execution.status)
+		) {
 			return { executionId, execution, run: parseExecutionData(execution.data) };
 		}
 		if (Date.now() > deadline) {
-			throw new Error(`execution ${executionId} not finished after ${timeoutMs} ms: ${JSON.stringify(response.body)}`);
+			throw new Error(
+				`execution ${executionId} not finished after ${timeoutMs} ms: ${JSON.stringify(response.body)}`,
+			);
 		}
 		await new Promise((resolve) => setTimeout(resolve, 250));
 	}

@@ -110,10 +110,19 @@ async function main() {
 	let fake;
 	try {
 		// --- CLI ---
-		const ok = await timed('import:workflow (first command, fresh folder)', () => n8n.importWorkflow(folder, okWorkflow));
-		const bad = await timed('import:workflow (second)', () => n8n.importWorkflow(folder, failingWorkflow));
+		const ok = await timed('import:workflow (first command, fresh folder)', () =>
+			n8n.importWorkflow(folder, okWorkflow),
+		);
+		const bad = await timed('import:workflow (second)', () =>
+			n8n.importWorkflow(folder, failingWorkflow),
+		);
 		fake = await startFakeService();
-		const credential = { id: 'smokeCred0000001', name: 'Smoke n8n API', type: 'n8nApi', data: { apiKey: 'good', baseUrl: fake.url } };
+		const credential = {
+			id: 'smokeCred0000001',
+			name: 'Smoke n8n API',
+			type: 'n8nApi',
+			data: { apiKey: 'good', baseUrl: fake.url },
+		};
 		await timed('import:credentials', () => n8n.importCredentials(folder, [credential]));
 
 		const okRun = await timed('execute (ok)', () => n8n.executeWorkflow(folder, ok.id));
@@ -133,18 +142,26 @@ async function main() {
 		);
 		check(badRun.code === 1, `failing run exits 1, got ${badRun.code}`);
 		check(badRun.run?.status === 'error', 'failing run has status error');
-		check(String(runError?.message).includes('deliberate failure'), 'error message in the run JSON');
+		check(
+			String(runError?.message).includes('deliberate failure'),
+			'error message in the run JSON',
+		);
 
 		// --- server ---
 		server = await timed('start -> /healthz/readiness 200', () => n8n.startN8n(folder));
 		console.log(`[smoke] n8n at ${server.url}, pid ${server.pid}`);
-		const request = await timed('owner setup + login', () => n8n.setupOwner(/** @type {n8n.N8nServer} */ (server).url));
+		const request = await timed('owner setup + login', () =>
+			n8n.setupOwner(/** @type {n8n.N8nServer} */ (server).url),
+		);
 
 		const workflows = await request('GET', '/rest/workflows');
 		check(workflows.status === 200, `GET /rest/workflows: ${workflows.status}`);
 		const names = workflows.body.data.map((/** @type {{ name: string }} */ w) => w.name).sort();
 		console.log('[smoke] workflows via REST:', JSON.stringify(names));
-		check(names.includes(okWorkflow.name) && names.includes(failingWorkflow.name), 'both imported workflows listed');
+		check(
+			names.includes(okWorkflow.name) && names.includes(failingWorkflow.name),
+			'both imported workflows listed',
+		);
 
 		const viaRest = await timed('run workflow via REST', () =>
 			n8n.runWorkflowViaRest(request, ok.id, { triggerNode: 'Manual Trigger' }),
@@ -152,11 +169,23 @@ async function main() {
 		const restItems = (viaRest.run?.resultData?.runData?.Code?.[0]?.data?.main?.[0] ?? []).map(
 			(/** @type {{ json: unknown }} */ item) => item.json,
 		);
-		console.log(`[smoke] REST execution ${viaRest.executionId}: status=${viaRest.execution.status} items=${JSON.stringify(restItems)}`);
-		check(viaRest.execution.status === 'success' && restItems.length === 3, 'REST run succeeded with 3 items');
+		console.log(
+			`[smoke] REST execution ${viaRest.executionId}: status=${viaRest.execution.status} items=${JSON.stringify(restItems)}`,
+		);
+		check(
+			viaRest.execution.status === 'success' && restItems.length === 3,
+			'REST run succeeded with 3 items',
+		);
 
-		const good = await n8n.testCredential(request, { id: credential.id, name: credential.name, type: credential.type });
-		const badKey = await n8n.testCredential(request, { ...credential, data: { ...credential.data, apiKey: 'wrong' } });
+		const good = await n8n.testCredential(request, {
+			id: credential.id,
+			name: credential.name,
+			type: credential.type,
+		});
+		const badKey = await n8n.testCredential(request, {
+			...credential,
+			data: { ...credential.data, apiKey: 'wrong' },
+		});
 		console.log('[smoke] credential test (stored):', JSON.stringify(good));
 		console.log('[smoke] credential test (apiKey overridden):', JSON.stringify(badKey));
 		console.log('[smoke] fake service saw:', JSON.stringify(fake.seen));
@@ -164,7 +193,9 @@ async function main() {
 		check(badKey.status === 'Error', 'overridden bad key tests Error');
 
 		const packages = await request('GET', '/rest/community-packages');
-		console.log(`[smoke] GET /rest/community-packages: ${packages.status} ${JSON.stringify(packages.body)}`);
+		console.log(
+			`[smoke] GET /rest/community-packages: ${packages.status} ${JSON.stringify(packages.body)}`,
+		);
 
 		const stopped = await timed('stop', () => /** @type {n8n.N8nServer} */ (server).stop());
 		console.log(`[smoke] n8n stopped: ${JSON.stringify(stopped)}`);
@@ -177,7 +208,10 @@ async function main() {
 		if (fake) await fake.close();
 		n8n.removeN8nUserFolder(folder);
 	}
-	console.log('[smoke] timings (s):', timings.map(([label, ms]) => `${label}=${(ms / 1000).toFixed(1)}`).join(', '));
+	console.log(
+		'[smoke] timings (s):',
+		timings.map(([label, ms]) => `${label}=${(ms / 1000).toFixed(1)}`).join(', '),
+	);
 	console.log('[smoke] OK');
 }
 

@@ -79,7 +79,11 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
  *   cleanupDir?: string, onLine?: (line: string) => void }} options
  * @returns {Supervised}
  */
-function supervise(name, command, { env = process.env, cwd, graceMs, stopSignal = 'SIGTERM', cleanupDir = '', onLine }) {
+function supervise(
+	name,
+	command,
+	{ env = process.env, cwd, graceMs, stopSignal = 'SIGTERM', cleanupDir = '', onLine },
+) {
 	const supervisor = spawnSupervised(command, { env, cwd, graceMs, stopSignal, cleanupDir });
 	const pgid = /** @type {number} */ (supervisor.pid);
 	let tail = '';
@@ -107,7 +111,8 @@ function supervise(name, command, { env = process.env, cwd, graceMs, stopSignal 
 	supervisor.on('message', (/** @type {any} */ message) => {
 		if (message?.event === 'spawned') gotPid(message.pid);
 		if (message?.event === 'exit') childExit = { code: message.code, signal: message.signal };
-		if (message?.event === 'error') tail += `\n[queueStack] could not start ${name}: ${message.message}\n`;
+		if (message?.event === 'error')
+			tail += `\n[queueStack] could not start ${name}: ${message.message}\n`;
 	});
 	/** @type {Promise<{code: number | null, signal: string | null}>} */
 	const exited = new Promise((resolve) => {
@@ -153,11 +158,19 @@ function supervise(name, command, { env = process.env, cwd, graceMs, stopSignal 
  */
 function run(command, { env = process.env, cwd, timeoutMs = 60_000 } = {}) {
 	return new Promise((resolve) => {
-		const child = spawn(command[0], command.slice(1), { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+		const child = spawn(command[0], command.slice(1), {
+			env,
+			cwd,
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
 		let stdout = '';
 		let stderr = '';
-		child.stdout.setEncoding('utf8').on('data', (chunk) => (stdout = (stdout + chunk).slice(-LOG_TAIL_CHARS)));
-		child.stderr.setEncoding('utf8').on('data', (chunk) => (stderr = (stderr + chunk).slice(-LOG_TAIL_CHARS)));
+		child.stdout
+			.setEncoding('utf8')
+			.on('data', (chunk) => (stdout = (stdout + chunk).slice(-LOG_TAIL_CHARS)));
+		child.stderr
+			.setEncoding('utf8')
+			.on('data', (chunk) => (stderr = (stderr + chunk).slice(-LOG_TAIL_CHARS)));
 		const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
 		child.on('error', (error) => {
 			clearTimeout(timer);
@@ -189,7 +202,9 @@ function run(command, { env = process.env, cwd, timeoutMs = 60_000 } = {}) {
  * @returns {Promise<QueuePrerequisites>}
  */
 async function ensureQueuePrerequisites({ install = true } = {}) {
-	const result = await run(['bash', QUEUE_ENV_SH, install ? 'install' : 'check'], { timeoutMs: INSTALL_TIMEOUT_MS });
+	const result = await run(['bash', QUEUE_ENV_SH, install ? 'install' : 'check'], {
+		timeoutMs: INSTALL_TIMEOUT_MS,
+	});
 	return readPrerequisites(result, install);
 }
 
@@ -205,7 +220,10 @@ function ensureQueuePrerequisitesSync({ install = true } = {}) {
 		timeout: INSTALL_TIMEOUT_MS,
 		maxBuffer: 16 * 1024 * 1024,
 	});
-	return readPrerequisites({ code: result.status, stdout: result.stdout ?? '', stderr: result.stderr ?? '' }, install);
+	return readPrerequisites(
+		{ code: result.status, stdout: result.stdout ?? '', stderr: result.stderr ?? '' },
+		install,
+	);
 }
 
 /**
@@ -218,7 +236,9 @@ function readPrerequisites(result, install) {
 		return { available: false, reason: result.stderr.trim().split('\n').slice(-5).join('\n') };
 	}
 	if (result.code !== 0) {
-		throw new Error(`scripts/queue-env.sh ${install ? 'install' : 'check'} failed (${result.code}):\n${result.stderr.slice(-4000)}`);
+		throw new Error(
+			`scripts/queue-env.sh ${install ? 'install' : 'check'} failed (${result.code}):\n${result.stderr.slice(-4000)}`,
+		);
 	}
 	/** @type {Record<string, string>} */
 	const values = {};
@@ -240,9 +260,12 @@ function readPrerequisites(result, install) {
  * @returns {Promise<boolean>}
  */
 async function canSetHostName() {
-	const result = await run(['unshare', '--uts', '--', 'sh', '-c', 'hostname queue-stack-probe && hostname'], {
-		timeoutMs: 10_000,
-	});
+	const result = await run(
+		['unshare', '--uts', '--', 'sh', '-c', 'hostname queue-stack-probe && hostname'],
+		{
+			timeoutMs: 10_000,
+		},
+	);
 	return result.code === 0 && result.stdout.trim() === 'queue-stack-probe';
 }
 
@@ -257,7 +280,8 @@ function postgresAccount() {
 		.readFileSync('/etc/passwd', 'utf8')
 		.split('\n')
 		.find((entry) => entry.startsWith('postgres:'));
-	if (!line) throw new Error('running as root, but there is no `postgres` user to run PostgreSQL as');
+	if (!line)
+		throw new Error('running as root, but there is no `postgres` user to run PostgreSQL as');
 	const [, , uid, gid] = line.split(':');
 	return { uid: Number(uid), gid: Number(gid) };
 }
@@ -267,13 +291,23 @@ function postgresAccount() {
  * @param {() => Promise<boolean>} probe
  * @param {{ timeoutMs: number, exited?: () => unknown, logs?: () => string, intervalMs?: number }} options
  */
-async function waitUntil(what, probe, { timeoutMs, exited = () => undefined, logs = () => '', intervalMs = 250 }) {
+async function waitUntil(
+	what,
+	probe,
+	{ timeoutMs, exited = () => undefined, logs = () => '', intervalMs = 250 },
+) {
 	const deadline = Date.now() + timeoutMs;
 	for (let attempt = 0; ; attempt++) {
 		const exit = exited();
-		if (exit) throw new Error(`${what}: the process exited while starting (${JSON.stringify(exit)})\n${logs().slice(-6000)}`);
+		if (exit)
+			throw new Error(
+				`${what}: the process exited while starting (${JSON.stringify(exit)})\n${logs().slice(-6000)}`,
+			);
 		if (await probe().catch(() => false)) return;
-		if (Date.now() > deadline) throw new Error(`${what}: not ready after ${timeoutMs} ms (${attempt} probes)\n${logs().slice(-6000)}`);
+		if (Date.now() > deadline)
+			throw new Error(
+				`${what}: not ready after ${timeoutMs} ms (${attempt} probes)\n${logs().slice(-6000)}`,
+			);
 		await sleep(intervalMs);
 	}
 }
@@ -469,9 +503,14 @@ class QueueStack {
 
 	async start() {
 		const t0 = Date.now();
-		this.prerequisites = await this.step('Redis and PostgreSQL present (scripts/queue-env.sh)', () => ensureQueuePrerequisites());
+		this.prerequisites = await this.step(
+			'Redis and PostgreSQL present (scripts/queue-env.sh)',
+			() => ensureQueuePrerequisites(),
+		);
 		if (!this.prerequisites.available) {
-			throw new Error(`the queue-mode environment cannot be set up here: ${this.prerequisites.reason}`);
+			throw new Error(
+				`the queue-mode environment cannot be set up here: ${this.prerequisites.reason}`,
+			);
 		}
 		await this.step('n8n installed', () => n8n.ensureN8nInstalled());
 		this.baseDir = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-queue-'));
@@ -480,7 +519,9 @@ class QueueStack {
 		this.filesDir = path.join(this.baseDir, 'files');
 		fs.mkdirSync(this.filesDir);
 		this.hostNames = await canSetHostName();
-		await this.step('Redis and PostgreSQL ready', () => Promise.all([this.startRedis(), this.startPostgres()]));
+		await this.step('Redis and PostgreSQL ready', () =>
+			Promise.all([this.startRedis(), this.startPostgres()]),
+		);
 
 		const mainFolder = this.newUserFolder('main');
 		// All n8n processes start together: the first to reach the fresh database runs n8n's
@@ -495,7 +536,8 @@ class QueueStack {
 		const mainUrl = /** @type {N8nProcess} */ (this.main).url;
 		this.rest = await this.step('owner set up', () => n8n.setupOwner(mainUrl));
 		await this.step('credentials and workflows created (REST)', async () => {
-			for (const credential of this.options.credentials ?? []) await this.createCredential(credential);
+			for (const credential of this.options.credentials ?? [])
+				await this.createCredential(credential);
 			for (const workflow of this.options.workflows ?? []) await this.createWorkflow(workflow);
 		});
 		this.timings.total = Date.now() - t0;
@@ -507,10 +549,19 @@ class QueueStack {
 		fs.mkdirSync(folder);
 		const result = spawnSync(
 			'bash',
-			['-c', 'source "$0" && install_package_tarball "$1" "$2"', LIB_SH, path.resolve(this.options.packageTarball), folder],
+			[
+				'-c',
+				'source "$0" && install_package_tarball "$1" "$2"',
+				LIB_SH,
+				path.resolve(this.options.packageTarball),
+				folder,
+			],
 			{ encoding: 'utf8' },
 		);
-		if (result.status !== 0) throw new Error(`install_package_tarball into ${folder} failed (${result.status}): ${result.stderr}`);
+		if (result.status !== 0)
+			throw new Error(
+				`install_package_tarball into ${folder} failed (${result.status}): ${result.stderr}`,
+			);
 		return folder;
 	}
 
@@ -530,8 +581,25 @@ class QueueStack {
 		const proc = this.track(
 			supervise(
 				'redis',
-				[redisServer, '--bind', '127.0.0.1', '--port', String(port), '--save', '', '--appendonly', 'no', '--dir', dir,
-					'--daemonize', 'no', '--protected-mode', 'yes', '--logfile', ''],
+				[
+					redisServer,
+					'--bind',
+					'127.0.0.1',
+					'--port',
+					String(port),
+					'--save',
+					'',
+					'--appendonly',
+					'no',
+					'--dir',
+					dir,
+					'--daemonize',
+					'no',
+					'--protected-mode',
+					'yes',
+					'--logfile',
+					'',
+				],
 				{ cwd: dir, graceMs: SERVICE_STOP_GRACE_MS, stopSignal: 'SIGTERM' },
 			),
 		);
@@ -540,7 +608,12 @@ class QueueStack {
 			exited: proc.exitStatus,
 			logs: proc.logs,
 		});
-		this.redis = { port, pid: await proc.childPid, version: this.prerequisites?.redisVersion, process: proc };
+		this.redis = {
+			port,
+			pid: await proc.childPid,
+			version: this.prerequisites?.redisVersion,
+			process: proc,
+		};
 	}
 
 	async startPostgres() {
@@ -552,32 +625,105 @@ class QueueStack {
 		let asPostgres = [];
 		if (account) {
 			fs.chownSync(dataDir, account.uid, account.gid);
-			asPostgres = ['setpriv', `--reuid=${account.uid}`, `--regid=${account.gid}`, '--clear-groups', '--'];
+			asPostgres = [
+				'setpriv',
+				`--reuid=${account.uid}`,
+				`--regid=${account.gid}`,
+				'--clear-groups',
+				'--',
+			];
 		}
 		const env = { ...process.env, LANG: 'C', LC_ALL: 'C' };
 		const init = await run(
-			[...asPostgres, path.join(pgBin, 'initdb'), '-D', dataDir, '-U', DB_USER, '--auth=trust', '-E', 'UTF8', '--locale=C', '--no-sync'],
+			[
+				...asPostgres,
+				path.join(pgBin, 'initdb'),
+				'-D',
+				dataDir,
+				'-U',
+				DB_USER,
+				'--auth=trust',
+				'-E',
+				'UTF8',
+				'--locale=C',
+				'--no-sync',
+			],
 			{ env, cwd: this.baseDir, timeoutMs: 120_000 },
 		);
-		if (init.code !== 0) throw new Error(`initdb failed (${init.code}):\n${init.stdout.slice(-3000)}\n${init.stderr.slice(-3000)}`);
+		if (init.code !== 0)
+			throw new Error(
+				`initdb failed (${init.code}):\n${init.stdout.slice(-3000)}\n${init.stderr.slice(-3000)}`,
+			);
 		const port = await n8n.getFreePort();
 		const proc = this.track(
 			supervise(
 				'postgres',
-				[...asPostgres, path.join(pgBin, 'postgres'), '-D', dataDir, '-p', String(port),
-					'-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'fsync=off',
-					'-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=200'],
+				[
+					...asPostgres,
+					path.join(pgBin, 'postgres'),
+					'-D',
+					dataDir,
+					'-p',
+					String(port),
+					'-c',
+					'listen_addresses=127.0.0.1',
+					'-c',
+					'unix_socket_directories=',
+					'-c',
+					'fsync=off',
+					'-c',
+					'synchronous_commit=off',
+					'-c',
+					'full_page_writes=off',
+					'-c',
+					'max_connections=200',
+				],
 				// SIGINT is PostgreSQL's fast shutdown (SIGTERM would wait for every client to leave).
-				{ env, cwd: this.baseDir, graceMs: SERVICE_STOP_GRACE_MS, stopSignal: 'SIGINT', cleanupDir: this.baseDir },
+				{
+					env,
+					cwd: this.baseDir,
+					graceMs: SERVICE_STOP_GRACE_MS,
+					stopSignal: 'SIGINT',
+					cleanupDir: this.baseDir,
+				},
 			),
 		);
 		const probe = async () =>
-			(await run([path.join(pgBin, 'pg_isready'), '-q', '-h', '127.0.0.1', '-p', String(port), '-U', DB_USER, '-d', 'postgres'], { timeoutMs: 5_000 }))
-				.code === 0;
-		await waitUntil('postgres', probe, { timeoutMs: SERVICE_READY_TIMEOUT_MS, exited: proc.exitStatus, logs: proc.logs });
-		const created = await run([path.join(pgBin, 'createdb'), '-h', '127.0.0.1', '-p', String(port), '-U', DB_USER, DB_NAME], { timeoutMs: 30_000 });
+			(
+				await run(
+					[
+						path.join(pgBin, 'pg_isready'),
+						'-q',
+						'-h',
+						'127.0.0.1',
+						'-p',
+						String(port),
+						'-U',
+						DB_USER,
+						'-d',
+						'postgres',
+					],
+					{ timeoutMs: 5_000 },
+				)
+			).code === 0;
+		await waitUntil('postgres', probe, {
+			timeoutMs: SERVICE_READY_TIMEOUT_MS,
+			exited: proc.exitStatus,
+			logs: proc.logs,
+		});
+		const created = await run(
+			[path.join(pgBin, 'createdb'), '-h', '127.0.0.1', '-p', String(port), '-U', DB_USER, DB_NAME],
+			{ timeoutMs: 30_000 },
+		);
 		if (created.code !== 0) throw new Error(`createdb failed (${created.code}): ${created.stderr}`);
-		this.postgres = { port, pid: await proc.childPid, version: this.prerequisites?.pgVersion, database: DB_NAME, user: DB_USER, process: proc };
+		this.postgres = {
+			port,
+			pid: await proc.childPid,
+			version: this.prerequisites?.pgVersion,
+			database: DB_NAME,
+			user: DB_USER,
+			process: proc,
+		};
 	}
 
 	/**
@@ -621,7 +767,9 @@ class QueueStack {
 		if (!userFolder) throw new Error('cli: no user folder yet');
 		const result = await n8n.n8nCli(userFolder, args, { env: this.queueEnv(), timeoutMs: 180_000 });
 		if (result.code !== 0) {
-			throw new Error(`n8n ${args[0]} failed (code ${result.code}, signal ${result.signal})\n${result.stdout.slice(-4000)}\n${result.stderr.slice(-2000)}`);
+			throw new Error(
+				`n8n ${args[0]} failed (code ${result.code}, signal ${result.signal})\n${result.stdout.slice(-4000)}\n${result.stderr.slice(-2000)}`,
+			);
 		}
 		return result;
 	}
@@ -640,7 +788,10 @@ class QueueStack {
 			data: credential.data,
 		});
 		const id = response.body?.data?.id;
-		if (response.status !== 200 || !id) throw new Error(`POST /rest/credentials: ${response.status} ${JSON.stringify(response.body).slice(0, 1000)}`);
+		if (response.status !== 200 || !id)
+			throw new Error(
+				`POST /rest/credentials: ${response.status} ${JSON.stringify(response.body).slice(0, 1000)}`,
+			);
 		if (credential.id) this.credentialIds.set(credential.id, id);
 		return id;
 	}
@@ -672,7 +823,10 @@ class QueueStack {
 			nodes,
 		});
 		const data = response.body?.data;
-		if (response.status !== 200 || !data?.id) throw new Error(`POST /rest/workflows (${workflow.name}): ${response.status} ${JSON.stringify(response.body).slice(0, 1000)}`);
+		if (response.status !== 200 || !data?.id)
+			throw new Error(
+				`POST /rest/workflows (${workflow.name}): ${response.status} ${JSON.stringify(response.body).slice(0, 1000)}`,
+			);
 		return { id: data.id, versionId: data.versionId };
 	}
 
@@ -685,9 +839,15 @@ class QueueStack {
 		const rest = this.requireRest();
 		const current = await rest('GET', `/rest/workflows/${id}`);
 		const versionId = current.body?.data?.versionId;
-		if (current.status !== 200 || !versionId) throw new Error(`GET /rest/workflows/${id}: ${current.status} ${JSON.stringify(current.body).slice(0, 500)}`);
+		if (current.status !== 200 || !versionId)
+			throw new Error(
+				`GET /rest/workflows/${id}: ${current.status} ${JSON.stringify(current.body).slice(0, 500)}`,
+			);
 		const activated = await rest('POST', `/rest/workflows/${id}/activate`, { versionId });
-		if (activated.status !== 200) throw new Error(`POST /rest/workflows/${id}/activate: ${activated.status} ${JSON.stringify(activated.body).slice(0, 2000)}`);
+		if (activated.status !== 200)
+			throw new Error(
+				`POST /rest/workflows/${id}/activate: ${activated.status} ${JSON.stringify(activated.body).slice(0, 2000)}`,
+			);
 		return activated.body?.data;
 	}
 
@@ -703,16 +863,22 @@ class QueueStack {
 	async waitForWebhook(webhookPath, method = 'POST', timeoutMs = 60_000) {
 		const url = `${/** @type {N8nProcess} */ (this.main).url}/webhook/${webhookPath}`;
 		const t0 = Date.now();
-		await waitUntil(`webhook ${method} ${webhookPath}`, async () => {
-			const response = await fetch(url, {
-				method: 'OPTIONS',
-				headers: { origin: 'http://127.0.0.1', 'access-control-request-method': method },
-				signal: AbortSignal.timeout(5_000),
-			});
-			await response.arrayBuffer();
-			const allowed = (response.headers.get('access-control-allow-methods') ?? '').split(',').map((m) => m.trim());
-			return response.status === 204 && allowed.includes(method);
-		}, { timeoutMs });
+		await waitUntil(
+			`webhook ${method} ${webhookPath}`,
+			async () => {
+				const response = await fetch(url, {
+					method: 'OPTIONS',
+					headers: { origin: 'http://127.0.0.1', 'access-control-request-method': method },
+					signal: AbortSignal.timeout(5_000),
+				});
+				await response.arrayBuffer();
+				const allowed = (response.headers.get('access-control-allow-methods') ?? '')
+					.split(',')
+					.map((m) => m.trim());
+				return response.status === 204 && allowed.includes(method);
+			},
+			{ timeoutMs },
+		);
 		return Date.now() - t0;
 	}
 
@@ -720,7 +886,10 @@ class QueueStack {
 	async deactivateWorkflow(id) {
 		const rest = this.requireRest();
 		const response = await rest('POST', `/rest/workflows/${id}/deactivate`, {});
-		if (response.status !== 200) throw new Error(`POST /rest/workflows/${id}/deactivate: ${response.status} ${JSON.stringify(response.body).slice(0, 2000)}`);
+		if (response.status !== 200)
+			throw new Error(
+				`POST /rest/workflows/${id}/deactivate: ${response.status} ${JSON.stringify(response.body).slice(0, 2000)}`,
+			);
 	}
 
 	requireRest() {
@@ -749,8 +918,14 @@ class QueueStack {
 	 */
 	async executionsOf(workflowId, limit = 100) {
 		const filter = encodeURIComponent(JSON.stringify({ workflowId }));
-		const response = await this.requireRest()('GET', `/rest/executions?filter=${filter}&limit=${limit}`);
-		if (response.status !== 200) throw new Error(`GET /rest/executions: ${response.status} ${JSON.stringify(response.body).slice(0, 500)}`);
+		const response = await this.requireRest()(
+			'GET',
+			`/rest/executions?filter=${filter}&limit=${limit}`,
+		);
+		if (response.status !== 200)
+			throw new Error(
+				`GET /rest/executions: ${response.status} ${JSON.stringify(response.body).slice(0, 500)}`,
+			);
 		return response.body?.data?.results ?? [];
 	}
 
@@ -786,10 +961,21 @@ class QueueStack {
 			});
 		}
 		const env = n8n.n8nEnv(userFolder, port, brokerPort, extra);
-		const n8nArgs = role === 'main' ? ['start'] : ['worker', `--concurrency=${this.options.concurrency ?? 5}`];
+		const n8nArgs =
+			role === 'main' ? ['start'] : ['worker', `--concurrency=${this.options.concurrency ?? 5}`];
 		const hostName = this.hostNames ? `queue-${name}` : undefined;
 		const command = hostName
-			? ['unshare', '--uts', '--', 'sh', '-c', 'hostname "$0" && exec "$@"', hostName, n8n.N8N_BIN, ...n8nArgs]
+			? [
+					'unshare',
+					'--uts',
+					'--',
+					'sh',
+					'-c',
+					'hostname "$0" && exec "$@"',
+					hostName,
+					n8n.N8N_BIN,
+					...n8nArgs,
+				]
 			: [n8n.N8N_BIN, ...n8nArgs];
 		/** @type {QueueEvent[]} */
 		const events = [];
@@ -841,7 +1027,9 @@ class QueueStack {
 	 */
 	workerOf(executionId) {
 		const id = String(executionId);
-		return this.workers.find((w) => w.events.some((e) => e.kind === 'worker-started' && e.executionId === id))?.name;
+		return this.workers.find((w) =>
+			w.events.some((e) => e.kind === 'worker-started' && e.executionId === id),
+		)?.name;
 	}
 
 	/**
@@ -868,7 +1056,8 @@ class QueueStack {
 		/** @type {Map<string, { workerId?: string, success?: boolean }>} */
 		const map = new Map();
 		for (const event of this.main?.events ?? []) {
-			if (event.kind === 'main-finished') map.set(event.executionId, { workerId: event.workerId, success: event.success });
+			if (event.kind === 'main-finished')
+				map.set(event.executionId, { workerId: event.workerId, success: event.success });
 		}
 		return map;
 	}
@@ -885,7 +1074,8 @@ class QueueStack {
 		for (const worker of this.workers) {
 			ids[worker.name] = new Set();
 			for (const event of worker.events) {
-				const reported = event.kind === 'worker-finished' ? finished.get(event.executionId)?.workerId : undefined;
+				const reported =
+					event.kind === 'worker-finished' ? finished.get(event.executionId)?.workerId : undefined;
 				if (reported) ids[worker.name].add(reported);
 			}
 		}
@@ -917,14 +1107,23 @@ class QueueStack {
 		this.stopping = true;
 		this.stopPromise ??= (async () => {
 			const t0 = Date.now();
-			const n8nProcesses = this.processes.filter((p) => p.name !== 'redis' && p.name !== 'postgres');
+			const n8nProcesses = this.processes.filter(
+				(p) => p.name !== 'redis' && p.name !== 'postgres',
+			);
 			const workers = n8nProcesses.filter((p) => p.name !== 'main');
 			await Promise.allSettled(workers.map((p) => p.stop()));
 			await Promise.allSettled(n8nProcesses.filter((p) => p.name === 'main').map((p) => p.stop()));
-			await Promise.allSettled(this.processes.filter((p) => p.name === 'redis' || p.name === 'postgres').map((p) => p.stop()));
+			await Promise.allSettled(
+				this.processes
+					.filter((p) => p.name === 'redis' || p.name === 'postgres')
+					.map((p) => p.stop()),
+			);
 			if (this.baseDir) fs.rmSync(this.baseDir, { recursive: true, force: true, maxRetries: 3 });
 			this.timings.stop = Date.now() - t0;
-			if (this.processes.length > 0) this.log(`stopped ${this.processes.length} processes by pid: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+			if (this.processes.length > 0)
+				this.log(
+					`stopped ${this.processes.length} processes by pid: ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+				);
 		})();
 		return this.stopPromise;
 	}
@@ -976,7 +1175,14 @@ function startDelayProxy(target, { delayMs }) {
 			if (!res.writableFinished) undelivered += 1;
 		});
 		const upstream = http.request(
-			{ host: to.hostname, port: to.port, method: req.method, path: req.url, headers: { ...req.headers, host: to.host }, agent },
+			{
+				host: to.hostname,
+				port: to.port,
+				method: req.method,
+				path: req.url,
+				headers: { ...req.headers, host: to.host },
+				agent,
+			},
 			(answer) => {
 				const body = /** @type {Buffer[]} */ ([]);
 				answer.on('data', (chunk) => body.push(chunk));
@@ -1045,7 +1251,8 @@ async function cli() {
 	const numberFlag = (flag, fallback) => {
 		const index = argv.indexOf(flag);
 		const value = index >= 0 ? Number(argv[index + 1]) : fallback;
-		if (!Number.isInteger(value) || value < 1) throw new Error(`${flag} must be a positive integer`);
+		if (!Number.isInteger(value) || value < 1)
+			throw new Error(`${flag} must be a positive integer`);
 		return value;
 	};
 	const workers = numberFlag('--workers', 2);
@@ -1072,27 +1279,47 @@ async function cli() {
 	try {
 		const examplesDir = path.join(REPO_ROOT, 'examples');
 		const examples = fs.existsSync(examplesDir)
-			? fs.readdirSync(examplesDir).filter((f) => f.endsWith('.json')).flatMap((f) => {
-					const parsed = JSON.parse(fs.readFileSync(path.join(examplesDir, f), 'utf8'));
-					return (Array.isArray(parsed) ? parsed : [parsed]).map((w, i) => ({
-						...w,
-						id: w.id ?? crypto.createHash('sha256').update(`${f}#${i}`).digest('hex').slice(0, 16),
-					}));
-				})
+			? fs
+					.readdirSync(examplesDir)
+					.filter((f) => f.endsWith('.json'))
+					.flatMap((f) => {
+						const parsed = JSON.parse(fs.readFileSync(path.join(examplesDir, f), 'utf8'));
+						return (Array.isArray(parsed) ? parsed : [parsed]).map((w, i) => ({
+							...w,
+							id:
+								w.id ?? crypto.createHash('sha256').update(`${f}#${i}`).digest('hex').slice(0, 16),
+						}));
+					})
 			: [];
 		log(`packing the package and starting Redis, PostgreSQL, n8n main and ${workers} workers ...`);
 		stack = await startQueueStack({
 			packageTarball: packageTarball(),
 			workers,
-			credentials: [{ id: 'soundSearchDemo', name: 'Sound Search account', type: 'soundSearchApi', data: { apiKey: 'sandbox-key', baseUrl: service.url } }],
+			credentials: [
+				{
+					id: 'soundSearchDemo',
+					name: 'Sound Search account',
+					type: 'soundSearchApi',
+					data: { apiKey: 'sandbox-key', baseUrl: service.url },
+				},
+			],
 			workflows: examples,
 			log,
 		});
 		const main = /** @type {N8nProcess} */ (stack.main);
-		log(`reference service: ${service.url} (API key sandbox-key; ledger: ${service.url}/__sandbox/ledger)`);
-		log(`Redis 127.0.0.1:${stack.redis?.port} (pid ${stack.redis?.pid}), PostgreSQL 127.0.0.1:${stack.postgres?.port} database ${DB_NAME} user ${DB_USER} (pid ${stack.postgres?.pid})`);
-		log(`n8n main: ${main.url} (pid ${main.pid}); owner ${stack.rest?.owner.email} / ${stack.rest?.owner.password}`);
-		for (const w of stack.workers) log(`${w.name}: pid ${w.pid}, health ${w.url}/healthz/readiness, host name ${w.hostName ?? '(shared)'}`);
+		log(
+			`reference service: ${service.url} (API key sandbox-key; ledger: ${service.url}/__sandbox/ledger)`,
+		);
+		log(
+			`Redis 127.0.0.1:${stack.redis?.port} (pid ${stack.redis?.pid}), PostgreSQL 127.0.0.1:${stack.postgres?.port} database ${DB_NAME} user ${DB_USER} (pid ${stack.postgres?.pid})`,
+		);
+		log(
+			`n8n main: ${main.url} (pid ${main.pid}); owner ${stack.rest?.owner.email} / ${stack.rest?.owner.password}`,
+		);
+		for (const w of stack.workers)
+			log(
+				`${w.name}: pid ${w.pid}, health ${w.url}/healthz/readiness, host name ${w.hostName ?? '(shared)'}`,
+			);
 		log(`examples imported (inactive): ${examples.map((w) => w.name).join('; ') || 'none'}`);
 		log(`up for at most ${minutes} min; Ctrl-C to stop`);
 		setTimeout(() => void shutdown(`${minutes} min passed`), minutes * 60_000);

@@ -20,6 +20,8 @@ const STDERR_TAIL_CHARS = 4000;
  * @property {number} [maxPageSize]
  * @property {number} [defaultPageSize]
  * @property {number} [cacheSeconds]
+ * @property {number} [capacity] most calls in flight per key, 429 beyond (0: no limit)
+ * @property {number} [latencyMs] added to every normal answer
  * @property {string} [host] bind address (default 127.0.0.1)
  * @property {boolean} [quiet] false to keep the per-request log on stderr (see stderr())
  * @property {string[]} [args] extra raw CLI arguments, appended (a repeated flag: the last wins)
@@ -30,11 +32,15 @@ const STDERR_TAIL_CHARS = 4000;
  * @property {string} url base URL, e.g. http://127.0.0.1:40123
  * @property {number} pid the child's process id
  * @property {string[]} keys the valid API keys
- * @property {() => Promise<{requests: object[], totals: {requests: number, creditsCharged: number}}>} ledger
+ * @property {() => Promise<{requests: object[], totals: {requests: number, creditsCharged: number},
+ *   capacity: {capacity: number, latencyMs: number, retryAfterSeconds: number, inFlight: number,
+ *   mostInFlight: number, rateLimited: number}}>} ledger requests, totals and capacity counters
  * @property {() => Promise<void>} reset clears ledger, cache, catalogue overrides and faults
  * @property {(entry: {query: string, total?: number, platform?: string,
  *   availabilityStatus?: string | null}) => Promise<object>} setCatalogue
  * @property {(faults: object[]) => Promise<object>} injectFaults
+ * @property {(settings: {capacity?: number, latencyMs?: number,
+ *   retryAfterSeconds?: number}) => Promise<object>} setCapacity until the next reset
  * @property {() => Promise<{code: number | null, signal: string | null}>} stop
  * @property {() => string} stderr the last few KB the child wrote to stderr
  */
@@ -52,6 +58,8 @@ function cliArgs(options) {
 		'--max-page-size': options.maxPageSize,
 		'--default-page-size': options.defaultPageSize,
 		'--cache-seconds': options.cacheSeconds,
+		'--capacity': options.capacity,
+		'--latency-ms': options.latencyMs,
 		'--host': options.host,
 	};
 	for (const [flag, value] of Object.entries(flags)) {
@@ -135,6 +143,7 @@ function handleFor(child, exited, line, stderr) {
 		},
 		setCatalogue: (entry) => control('POST', '/__sandbox/catalogue', entry),
 		injectFaults: (faults) => control('POST', '/__sandbox/faults', { faults }),
+		setCapacity: (settings) => control('POST', '/__sandbox/capacity', settings),
 		stop: () => {
 			stopping ??= stopChild(child, exited);
 			return stopping;

@@ -30,7 +30,11 @@ const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');
 const LIB_SH = path.join(n8n.HOST_DIR, 'lib.sh');
 
 /** The credential the examples and the demo workflow use (examples/ refer to this id and name). */
-const DEMO_CREDENTIAL = Object.freeze({ id: 'soundSearchDemo', name: 'Sound Search account', type: CREDENTIAL_TYPE });
+const DEMO_CREDENTIAL = Object.freeze({
+	id: 'soundSearchDemo',
+	name: 'Sound Search account',
+	type: CREDENTIAL_TYPE,
+});
 
 /** The ready-to-run workflow: Manual Trigger -> Sound Search (short-video platform, lofi, 10). */
 const DEMO_WORKFLOW_ID = 'SoundSearchDemo1';
@@ -69,12 +73,21 @@ function demoWorkflow(credential = DEMO_CREDENTIAL) {
 				type: NODE_TYPE,
 				typeVersion: 1,
 				position: [240, 0],
-				parameters: { resource: 'sound', operation: 'search', platform: 'shortvideo', query: 'lofi', limit: 10, options: {} },
+				parameters: {
+					resource: 'sound',
+					operation: 'search',
+					platform: 'shortvideo',
+					query: 'lofi',
+					limit: 10,
+					options: {},
+				},
 				credentials: { [CREDENTIAL_TYPE]: { id: credential.id, name: credential.name } },
 			},
 		],
 		connections: {
-			'When clicking ‘Execute workflow’': { main: [[{ node: 'Sound Search', type: 'main', index: 0 }]] },
+			'When clicking ‘Execute workflow’': {
+				main: [[{ node: 'Sound Search', type: 'main', index: 0 }]],
+			},
 		},
 		pinData: {},
 	};
@@ -90,7 +103,9 @@ function portIsFree(port) {
 		const server = net.createServer();
 		server.unref();
 		server.once('error', () => resolve(false));
-		server.listen({ port, host: '127.0.0.1', exclusive: true }, () => server.close(() => resolve(true)));
+		server.listen({ port, host: '127.0.0.1', exclusive: true }, () =>
+			server.close(() => resolve(true)),
+		);
 	});
 }
 
@@ -101,7 +116,8 @@ function portIsFree(port) {
  * @returns {Promise<number>}
  */
 async function pickPort(preferred, avoid = []) {
-	if (preferred !== undefined && !avoid.includes(preferred) && (await portIsFree(preferred))) return preferred;
+	if (preferred !== undefined && !avoid.includes(preferred) && (await portIsFree(preferred)))
+		return preferred;
 	for (;;) {
 		const port = await n8n.getFreePort();
 		if (!avoid.includes(port)) return port;
@@ -130,7 +146,10 @@ function readExampleWorkflows() {
 	/** @type {string[]} */
 	const problems = [];
 	if (!fs.existsSync(EXAMPLES_DIR)) return { workflows, problems };
-	const files = fs.readdirSync(EXAMPLES_DIR).filter((name) => name.endsWith('.json')).sort();
+	const files = fs
+		.readdirSync(EXAMPLES_DIR)
+		.filter((name) => name.endsWith('.json'))
+		.sort();
 	for (const name of files) {
 		const file = path.join('examples', name);
 		let parsed;
@@ -143,7 +162,9 @@ function readExampleWorkflows() {
 		const list = Array.isArray(parsed) ? parsed : [parsed];
 		list.forEach((workflow, index) => {
 			if (!workflow || typeof workflow !== 'object' || !Array.isArray(workflow.nodes)) {
-				problems.push(`${file}${list.length > 1 ? `[${index}]` : ''}: not a workflow (no "nodes" array)`);
+				problems.push(
+					`${file}${list.length > 1 ? `[${index}]` : ''}: not a workflow (no "nodes" array)`,
+				);
 				return;
 			}
 			const copy = { ...workflow };
@@ -209,9 +230,13 @@ async function ensureOwner(url, owner) {
 	const needsSetup = settings.body?.data?.userManagement?.showSetupOnFirstLoad === true;
 	if (needsSetup) {
 		const setup = await request('POST', '/rest/owner/setup', owner);
-		if (setup.status !== 200) throw new Error(`POST /rest/owner/setup: ${setup.status} ${JSON.stringify(setup.body)}`);
+		if (setup.status !== 200)
+			throw new Error(`POST /rest/owner/setup: ${setup.status} ${JSON.stringify(setup.body)}`);
 	}
-	const login = await request('POST', '/rest/login', { emailOrLdapLoginId: owner.email, password: owner.password });
+	const login = await request('POST', '/rest/login', {
+		emailOrLdapLoginId: owner.email,
+		password: owner.password,
+	});
 	if (login.status !== 200) {
 		throw new Error(
 			`POST /rest/login as ${owner.email}: ${login.status} ${JSON.stringify(login.body)}` +
@@ -315,12 +340,17 @@ class Stack {
 		try {
 			await this.step('n8n installed (n8n-host/install.sh)', () => n8n.ensureN8nInstalled());
 			const tarball = await this.step('package built and packed', () => packageTarball());
-			await this.step('user folder with the packed package installed', () => this.prepareUserFolder(tarball));
+			await this.step('user folder with the packed package installed', () =>
+				this.prepareUserFolder(tarball),
+			);
 
 			const servicePort = await pickPort(this.options.servicePort);
 			// Handles are stored inside the step: a stop() during the step must find them.
 			const service = await this.step('reference service started', async () => {
-				this.service = await startReferenceService({ keys: [SERVICE_KEY], args: ['--port', String(servicePort)] });
+				this.service = await startReferenceService({
+					keys: [SERVICE_KEY],
+					args: ['--port', String(servicePort)],
+				});
 				return this.service;
 			});
 			this.credential.data.baseUrl = service.url;
@@ -331,7 +361,11 @@ class Stack {
 			const brokerPort = await pickPort(this.options.brokerPort, [servicePort, n8nPort]);
 			const folder = /** @type {string} */ (this.userFolder);
 			const server = await this.step('n8n started', async () => {
-				this.n8n = await n8n.startN8n(folder, { port: n8nPort, brokerPort, env: this.options.n8nEnv });
+				this.n8n = await n8n.startN8n(folder, {
+					port: n8nPort,
+					brokerPort,
+					env: this.options.n8nEnv,
+				});
 				return this.n8n;
 			});
 			const session = await this.step('owner ready', () => ensureOwner(server.url, this.owner));
@@ -359,7 +393,8 @@ class Stack {
 			['-c', 'source "$0" && install_package_tarball "$1" "$2"', LIB_SH, tarball, this.userFolder],
 			{ encoding: 'utf8' },
 		);
-		if (result.status !== 0) throw new Error(`install_package_tarball failed (${result.status}): ${result.stderr}`);
+		if (result.status !== 0)
+			throw new Error(`install_package_tarball failed (${result.status}): ${result.stderr}`);
 	}
 
 	/** Credential first (the workflows refer to it), then all workflows in one import. */
@@ -368,14 +403,23 @@ class Stack {
 		await n8n.importCredentials(folder, [this.credential]);
 		const examples = readExampleWorkflows();
 		this.problems.push(...examples.problems);
-		const all = [{ file: '(built in)', workflow: demoWorkflow(this.credential) }, ...examples.workflows];
-		const batch = await this.importWorkflows(folder, all.map((w) => w.workflow));
+		const all = [
+			{ file: '(built in)', workflow: demoWorkflow(this.credential) },
+			...examples.workflows,
+		];
+		const batch = await this.importWorkflows(
+			folder,
+			all.map((w) => w.workflow),
+		);
 		/** @param {{ file: string, workflow: Record<string, any> }} entry */
 		const summary = ({ file, workflow }) => ({
 			id: String(workflow.id),
 			name: String(workflow.name),
 			file,
-			nodes: workflow.nodes.map((/** @type {any} */ n) => ({ name: String(n.name), type: String(n.type) })),
+			nodes: workflow.nodes.map((/** @type {any} */ n) => ({
+				name: String(n.name),
+				type: String(n.type),
+			})),
 		});
 		if (batch.ok) {
 			this.workflows = all.map(summary);
@@ -385,7 +429,8 @@ class Stack {
 		for (const { file, workflow } of all) {
 			const single = await this.importWorkflows(folder, [workflow]);
 			if (single.ok) this.workflows.push(summary({ file, workflow }));
-			else if (file === '(built in)') throw new Error(`importing the demo workflow failed:\n${single.output}`);
+			else if (file === '(built in)')
+				throw new Error(`importing the demo workflow failed:\n${single.output}`);
 			else this.problems.push(`${file}: n8n import:workflow failed:\n${single.output}`);
 		}
 	}
@@ -427,7 +472,11 @@ class Stack {
 		];
 		this.watchTimer = setInterval(() => {
 			if (this.stopping) return;
-			for (const [name, pid, details] of /** @type {Array<[string, () => number | undefined, () => string]>} */ (children)) {
+			for (const [
+				name,
+				pid,
+				details,
+			] of /** @type {Array<[string, () => number | undefined, () => string]>} */ (children)) {
 				const value = pid();
 				if (value && value > 0 && !isAlive(value)) {
 					clearInterval(this.watchTimer);

@@ -82,7 +82,10 @@ process.on('exit', () => {
  *   cleanupDir?: string }} options
  * @returns {import('node:child_process').ChildProcess}
  */
-function spawnSupervised(command, { env = process.env, cwd, graceMs, stopSignal = 'SIGTERM', cleanupDir = '' }) {
+function spawnSupervised(
+	command,
+	{ env = process.env, cwd, graceMs, stopSignal = 'SIGTERM', cleanupDir = '' },
+) {
 	const supervisor = spawn(
 		process.execPath,
 		['-e', SUPERVISOR, JSON.stringify(command), String(graceMs), stopSignal, cleanupDir],

@@ -44,16 +44,14 @@ describe('authentication and credits faults are never retried', () => {
 		expect(await outcomes(service())).toEqual(['403:0']);
 	});
 
-	it('401: clear error; only n8n itself re-sends it once to refresh credentials, free', async () => {
+	it('401: clear error, one request (n8n re-sends no 401: statuses come back as answers)', async () => {
 		const run = await search(service(), {
 			parameters: { platform: 'shortvideo', query: 'lofi' },
 			apiKey: 'dummy-unknown-key',
 		});
 
 		expect(run.error?.message).toBe('The service rejected the API key (401 Unauthorized)');
-		const calls = await outcomes(service());
-		expect(calls.length).toBeLessThanOrEqual(2);
-		expect(new Set(calls)).toEqual(new Set(['401:0']));
+		expect(await outcomes(service())).toEqual(['401:0']);
 	});
 
 	it('402: says the credits are exhausted, one request', async () => {
@@ -69,29 +67,41 @@ describe('authentication and credits faults are never retried', () => {
 });
 
 describe('rate limits', () => {
-	it('429 with Retry-After: waits as asked, then succeeds', async () => {
-		await inject({ response: { status: 429, headers: { 'Retry-After': '1' } } });
+	it('429 with Retry-After: waits as asked (longer than any backoff), then succeeds', async () => {
+		await inject({ response: { status: 429, headers: { 'Retry-After': '2' } } });
 		const started = Date.now();
 		const run = await searchLofi();
 
 		expect(run.error).toBeUndefined();
 		expect(run.items).toHaveLength(5);
-		expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+		expect(Date.now() - started).toBeGreaterThanOrEqual(2000);
 		expect(await outcomes(service())).toEqual(['429:0', '200:1']);
 	});
 
-	it('429 without Retry-After: bounded retries, then a clear rate-limit error', async () => {
+	it('429 is retried beyond Retries per Page, within Max Wait on Rate Limits', async () => {
+		await inject({ times: 3, response: { status: 429, headers: { 'Retry-After': '0' } } });
+		const run = await searchLofi({ options: { maxRetries: 0 } });
+
+		expect(run.error).toBeUndefined();
+		expect(run.items).toHaveLength(5);
+		expect(await outcomes(service())).toEqual(['429:0', '429:0', '429:0', '200:1']);
+	});
+
+	it('429 without Retry-After: backs off until the run has waited its budget, then a clear error', async () => {
 		await inject({ times: 'always', response: { status: 429 } });
-		const run = await searchLofi({ options: { maxRetries: 1 } });
+		const run = await searchLofi({ options: { rateLimitWait: 2 } });
 
 		expect(run.error?.message).toBe(
 			'The service is rate limiting this API key (429 Too Many Requests)',
 		);
-		expect(run.error?.description).toMatch(/tried 2 times/);
+		expect(run.error?.description).toMatch(
+			/not charged.*tried 2 times.*Max Wait on Rate Limits \(2 s\) with 0 of 1 searches finished/s,
+		);
+		// Waits 1 s, then a 2 s wait would pass the 2 s budget: two calls in all.
 		expect(await outcomes(service())).toEqual(['429:0', '429:0']);
 	});
 
-	it('429 asking for more than 60 s: fails at once instead of stalling the workflow', async () => {
+	it('429 asking for longer than the budget left: fails at once instead of stalling', async () => {
 		await inject({ response: { status: 429, headers: { 'Retry-After': '3600' } } });
 		const run = await searchLofi();
 

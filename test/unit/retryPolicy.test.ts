@@ -1,11 +1,15 @@
-import { MAX_RETRY_AFTER_MS, retryDelayMs } from '../../nodes/SoundSearch/shared/retryPolicy';
+import {
+	MAX_RETRY_AFTER_MS,
+	isCongestion,
+	rateLimitDelayMs,
+	retryDelayMs,
+} from '../../nodes/SoundSearch/shared/retryPolicy';
 
 const NOW = Date.parse('2026-11-22T12:00:00Z');
 
 describe('retry policy', () => {
 	it.each([
-		['a 429 without Retry-After backs off 1 s, 2 s, 4 s', { status: 429 }, [1000, 2000, 4000]],
-		['a 503 backs off the same way', { status: 503 }, [1000, 2000, 4000]],
+		['a 503 backs off 1 s, 2 s, 4 s', { status: 503 }, [1000, 2000, 4000]],
 		['a dropped connection is retried', { code: 'ECONNRESET' }, [1000, 2000, 4000]],
 		['a timeout is retried', { code: 'ECONNABORTED' }, [1000, 2000, 4000]],
 	])('%s', (_case, call, delays) => {
@@ -14,6 +18,7 @@ describe('retry policy', () => {
 	});
 
 	it.each([
+		['429 (the rate-limit budget bounds those)', { status: 429 }],
 		['401', { status: 401 }],
 		['402', { status: 402 }],
 		['403', { status: 403 }],
@@ -25,7 +30,7 @@ describe('retry policy', () => {
 	});
 
 	it('honours Retry-After in seconds and as an HTTP date', () => {
-		expect(retryDelayMs({ status: 429, headers: { 'retry-after': '7' } }, 1, 2, NOW)).toBe(7000);
+		expect(retryDelayMs({ status: 503, headers: { 'retry-after': '7' } }, 1, 2, NOW)).toBe(7000);
 		const inTwelve = new Date(NOW + 12_000).toUTCString();
 		expect(retryDelayMs({ status: 503, headers: { 'retry-after': inTwelve } }, 1, 2, NOW)).toBe(
 			12_000,
@@ -35,7 +40,24 @@ describe('retry policy', () => {
 	it('gives up rather than wait longer than it is willing to', () => {
 		const tooLong = String(MAX_RETRY_AFTER_MS / 1000 + 1);
 		expect(
-			retryDelayMs({ status: 429, headers: { 'retry-after': tooLong } }, 1, 2, NOW),
+			retryDelayMs({ status: 503, headers: { 'retry-after': tooLong } }, 1, 2, NOW),
 		).toBeUndefined();
+	});
+
+	it('a 429 waits as its Retry-After asks, else 1 s, 2 s, 4 s… capped at 30 s', () => {
+		expect(rateLimitDelayMs({ status: 429, headers: { 'retry-after': '7' } }, 1, NOW)).toBe(7000);
+		expect([1, 2, 3, 6, 9].map((n) => rateLimitDelayMs({ status: 429 }, n, NOW))).toEqual([
+			1000, 2000, 4000, 30_000, 30_000,
+		]);
+	});
+
+	it.each([
+		['a 429', { status: 429 }, true],
+		['a refused connection', { code: 'ECONNREFUSED' }, true],
+		['a reset connection', { code: 'ECONNRESET' }, true],
+		['a 503', { status: 503 }, false],
+		['a timeout', { code: 'ECONNABORTED' }, false],
+	])('%s is a sign of congestion: %s', (_case, call, congested) => {
+		expect(isCongestion(call)).toBe(congested);
 	});
 });

@@ -1,18 +1,23 @@
-import {
-	sleep,
-	type DeclarativeRestApiSettings,
-	type IDataObject,
-	type IExecutePaginationFunctions,
-	type INodeExecutionData,
+import type {
+	DeclarativeRestApiSettings,
+	IExecutePaginationFunctions,
+	INodeExecutionData,
 } from 'n8n-workflow';
-import { ServiceAnswerError } from './answerError';
 import { asNodeError, errorItem } from './failure';
-import { retryDelayMs } from './retryPolicy';
-import { batchMayProceed, shareInBatch, validateInBatch } from './runBatch';
-import { readSearchInput, type SearchInput } from './searchInput';
-import type { SearchPage } from './searchPage';
-import { SearchProgress } from './searchProgress';
-import { failedCall, serviceError } from './serviceError';
+import { fetchPages, type PageRequest, type SearchCall } from './fetchPage';
+import {
+	batchMayProceed,
+	failSearch,
+	runBaseUrl,
+	runProgress,
+	runScheduler,
+	runWasStopped,
+	searchFinished,
+	shareInBatch,
+	validateInBatch,
+} from './runBatch';
+import { checkBaseUrl, readSearchInput, type SearchInput } from './searchInput';
+import type { SearchAnswer } from './searchPage';
 import { toSoundItems } from './soundItems';
 
 /**
@@ -24,71 +29,58 @@ export async function paginateSearch(
 	requestData: DeclarativeRestApiSettings.ResultOptions,
 ): Promise<INodeExecutionData[]> {
 	try {
-		const input = validateInBatch(this, () => readSearchInput(this, requestData.options.baseURL));
+		const input = validateInBatch(this, () => readSearchInput(this));
 		if (!(await batchMayProceed(this))) return [];
+		const search = await searchCall(this, requestData, input);
 		const { result: pages, reused } = await shareInBatch(
 			this,
 			searchKey(input),
-			async () => await fetchPages(this, requestData, input),
+			async () => await fetchPages(search),
 		);
+		searchFinished(this);
 		const sounds = pages.flatMap((page, index) =>
 			toSoundItems(page, index + 1, input, this.getItemIndex(), reused),
 		);
 		return sounds.slice(0, input.limit);
 	} catch (error) {
+		// Another item's failure (or a cancellation) stopped the run: its error is the one to show.
+		if (runWasStopped(this, error)) return [];
 		const nodeError = asNodeError(this, error);
-		if (!this.continueOnFail()) throw nodeError;
-		return [errorItem(this, nodeError)];
+		if (this.continueOnFail()) return [errorItem(this, nodeError)];
+		failSearch(this);
+		throw nodeError;
 	}
 }
 
-/** Everything that decides which calls a search makes; Simplify Output only shapes the items. */
+async function searchCall(
+	ctx: IExecutePaginationFunctions,
+	requestData: DeclarativeRestApiSettings.ResultOptions,
+	input: SearchInput,
+): Promise<SearchCall> {
+	const scheduler = runScheduler(ctx, {
+		maxInFlight: input.maxInFlight,
+		rateLimitWaitMs: input.rateLimitWait * 1000,
+	});
+	const baseUrl = checkBaseUrl(ctx, await runBaseUrl(ctx));
+	// Through the routing node, so n8n applies the credential and Request Options, and the
+	// operation's postReceive (readSearchPage) reads the answer.
+	const send = async (request: PageRequest) => {
+		const options = { ...requestData.options, ...request, ignoreHttpStatusErrors: true };
+		const [item] = await ctx.makeRoutingRequest({ ...requestData, options });
+		return item.json as unknown as SearchAnswer;
+	};
+	return {
+		errors: ctx,
+		input,
+		scheduler,
+		baseUrl,
+		send,
+		onFailure: () => failSearch(ctx),
+		progress: () => runProgress(ctx),
+	};
+}
+
+/** Everything that decides which calls a search makes; output shape and run-wide settings don't. */
 function searchKey(input: SearchInput) {
-	return JSON.stringify({ ...input, simplify: null });
-}
-
-async function fetchPages(
-	ctx: IExecutePaginationFunctions,
-	requestData: DeclarativeRestApiSettings.ResultOptions,
-	input: SearchInput,
-): Promise<SearchPage[]> {
-	const pages: SearchPage[] = [];
-	const progress = new SearchProgress(input.maxPages);
-	let cursor = input.startCursor;
-	for (;;) {
-		const limit = Math.min(input.pageSize, input.limit - progress.sounds);
-		const page = await fetchPage(ctx, requestData, input, limit, cursor);
-		progress.record(page);
-		pages.push(page);
-		if (page.nextCursor === null || progress.sounds >= input.limit) return pages;
-		progress.checkNext(ctx, { ...page, nextCursor: page.nextCursor });
-		cursor = page.nextCursor;
-	}
-}
-
-/** One page, retried within the page's own budget when the failure is worth another try. */
-async function fetchPage(
-	ctx: IExecutePaginationFunctions,
-	requestData: DeclarativeRestApiSettings.ResultOptions,
-	input: SearchInput,
-	limit: number,
-	cursor: string | undefined,
-): Promise<SearchPage> {
-	const qs: IDataObject = { ...requestData.options.qs, q: input.query, limit };
-	if (cursor !== undefined) qs.cursor = cursor;
-	const options = { ...requestData.options, qs, timeout: input.timeoutMs };
-	for (let attempt = 1; ; attempt++) {
-		try {
-			const [page] = await ctx.makeRoutingRequest({ ...requestData, options });
-			return page.json as unknown as SearchPage;
-		} catch (error) {
-			// An answer that came back (available: false, wrong shape) would come back again.
-			if (error instanceof ServiceAnswerError) throw asNodeError(ctx, error);
-			const call = failedCall(error);
-			const delay = retryDelayMs(call, attempt, input.maxRetries);
-			if (delay === undefined || ctx.getExecutionCancelSignal()?.aborted)
-				throw serviceError(ctx, call, attempt);
-			await sleep(delay);
-		}
-	}
+	return JSON.stringify({ ...input, simplify: null, maxInFlight: null, rateLimitWait: null });
 }

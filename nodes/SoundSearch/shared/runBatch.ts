@@ -3,6 +3,7 @@ import {
 	type ExecutionBaseError,
 	type IExecuteSingleFunctions,
 } from 'n8n-workflow';
+import { CallScheduler, RunStopped, type SchedulerSettings } from './callScheduler';
 
 // State shared by the input items of one node run, keyed by the run's execute-data object (the
 // same for all items of a run, garbage-collected with it), so nothing outlives the run or is
@@ -12,6 +13,14 @@ interface RunBatch {
 	unvalidated: Set<number>;
 	/** Searches in flight or done, by what they ask for: identical ones are made once. */
 	searches: Map<string, Promise<unknown>>;
+	/** The run's one request scheduler, made with the first searching item's settings. */
+	scheduler?: CallScheduler;
+	/** The credential's Base URL, read once per run instead of an expression per item. */
+	baseUrl?: Promise<unknown>;
+	/** Searches (input items) that have all their pages, for progress in error messages. */
+	finished: number;
+	/** The item whose failure stopped the run: its error is the one the run fails with. */
+	stoppedBy?: number;
 }
 const batches = new WeakMap<object, RunBatch>();
 
@@ -20,6 +29,7 @@ function batchOf(ctx: IExecuteSingleFunctions, fresh = false): RunBatch {
 	const batch = (!fresh && batches.get(key)) || {
 		unvalidated: new Set<number>(),
 		searches: new Map(),
+		finished: 0,
 	};
 	batches.set(key, batch);
 	return batch;
@@ -76,4 +86,52 @@ export async function shareInBatch<T>(
 			description: description ?? undefined,
 		});
 	}
+}
+
+/** The run's scheduler; the first item that asks for it sets its bound and rate-limit budget. */
+export function runScheduler(
+	ctx: IExecuteSingleFunctions,
+	settings: Omit<SchedulerSettings, 'cancelSignal'>,
+): CallScheduler {
+	const batch = batchOf(ctx);
+	batch.scheduler ??= new CallScheduler({
+		...settings,
+		cancelSignal: ctx.getExecutionCancelSignal(),
+	});
+	return batch.scheduler;
+}
+
+/**
+ * This item's search failed: when the node stops on errors, no new call of the run starts (calls
+ * in flight finish), so no credit is spent on sounds the failed run would throw away.
+ */
+export function failSearch(ctx: IExecuteSingleFunctions) {
+	const batch = batchOf(ctx);
+	if (ctx.continueOnFail() || batch.stoppedBy !== undefined) return;
+	batch.stoppedBy = ctx.getItemIndex();
+	batch.scheduler?.stop(new RunStopped('Another input item failed'));
+}
+
+/** Whether this item should stand down: another item's failure stopped the run, or a cancel. */
+export function runWasStopped(ctx: IExecuteSingleFunctions, error: unknown): boolean {
+	const batch = batchOf(ctx);
+	if (error instanceof RunStopped) return true;
+	return batch.scheduler?.isStopped === true && batch.stoppedBy !== ctx.getItemIndex();
+}
+
+/** The credential's Base URL, read once for the whole run. */
+export async function runBaseUrl(ctx: IExecuteSingleFunctions): Promise<unknown> {
+	const batch = batchOf(ctx);
+	batch.baseUrl ??= ctx.getCredentials('soundSearchApi').then((credentials) => credentials.baseUrl);
+	return await batch.baseUrl;
+}
+
+/** Counts this item's search as finished, for the progress that rate-limit errors report. */
+export function searchFinished(ctx: IExecuteSingleFunctions) {
+	batchOf(ctx).finished += 1;
+}
+
+export function runProgress(ctx: IExecuteSingleFunctions): { finished: number; total: number } {
+	const total = ctx.getExecuteData().data.main?.[0]?.length ?? 1;
+	return { finished: batchOf(ctx).finished, total };
 }

@@ -18,15 +18,18 @@ export interface SearchInput {
 	simplify: boolean;
 	/** Calls one search may make before it stops (a guard against runaway spend). */
 	maxPages: number;
-	/** Retries of one page after a rate limit, a service failure, a timeout or a dropped connection. */
+	/** Retries of one page after a service failure, a timeout or a dropped connection. */
 	maxRetries: number;
 	timeoutMs: number;
+	/** Run-wide (taken from the first item that searches): most calls in flight at once. */
+	maxInFlight: number;
+	/** Run-wide: seconds the run may spend waiting on rate limits (429) in all. */
+	rateLimitWait: number;
 }
 
 const MAX_CURSOR_LENGTH = 2048;
 
-export function readSearchInput(ctx: IExecuteSingleFunctions, baseUrl: unknown): SearchInput {
-	checkBaseUrl(ctx, baseUrl);
+export function readSearchInput(ctx: IExecuteSingleFunctions): SearchInput {
 	const options = ctx.getNodeParameter('options', {}) as IDataObject;
 	const returnAll = ctx.getNodeParameter('returnAll', false) === true;
 	const option = (name: string) => readWholeNumber(ctx, numberField(name), options[name]);
@@ -42,6 +45,8 @@ export function readSearchInput(ctx: IExecuteSingleFunctions, baseUrl: unknown):
 		maxPages: option('maxPages'),
 		maxRetries: option('maxRetries'),
 		timeoutMs: option('timeoutMs'),
+		maxInFlight: option('maxInFlight'),
+		rateLimitWait: option('rateLimitWait'),
 	};
 }
 
@@ -53,16 +58,17 @@ function numberField(name: string): INodeProperties {
 }
 
 /** The credential's Base URL must be a bare http(s) origin: the node appends /v1/... itself. */
-function checkBaseUrl(ctx: IExecuteSingleFunctions, baseUrl: unknown) {
+export function checkBaseUrl(ctx: IExecuteSingleFunctions, baseUrl: unknown): string {
 	let url: URL | undefined;
 	try {
-		url = new URL(String(baseUrl));
+		// Trailing slashes are harmless: the node appends /v1/... to the origin.
+		url = new URL(String(baseUrl).replace(/\/+$/, ''));
 	} catch {
 		url = undefined;
 	}
 	const bare =
 		url && /^https?:$/.test(url.protocol) && url.pathname === '/' && !url.search && !url.hash;
-	if (bare && !url?.username && !url?.password) return;
+	if (bare && url && !url.username && !url.password) return url.origin;
 	throw invalid(
 		ctx,
 		`The "Base URL" of the Sound Search API credential is not a bare http(s) address: ${JSON.stringify(String(baseUrl ?? '').slice(0, 80))}`,

@@ -6,6 +6,8 @@ import {
 	type JsonObject,
 } from 'n8n-workflow';
 import { ServiceAnswerError } from './answerError';
+import type { ErrorContext } from './failure';
+import type { FailedCall } from './serviceError';
 
 /** One answered call of a search endpoint, reduced to what the paginator needs. */
 export interface SearchPage {
@@ -15,6 +17,13 @@ export interface SearchPage {
 	creditsCharged: number | null;
 }
 
+/**
+ * One answered call: a page, or an HTTP status that is not a success. The node asks n8n to hand
+ * over every status as an answer (not an error), so status, Retry-After and X-Credits-Charged
+ * are read here the same way on every n8n version.
+ */
+export type SearchAnswer = { page: SearchPage } | { failed: FailedCall };
+
 /** Reads `X-Credits-Charged`; never invents a 0 the service did not send. */
 export function readCreditsCharged(headers: IDataObject | undefined): number | null {
 	const raw = headers?.['x-credits-charged'];
@@ -22,16 +31,31 @@ export function readCreditsCharged(headers: IDataObject | undefined): number | n
 	return Number.isInteger(value) && value >= 0 ? value : null;
 }
 
-/** Routing postReceive: turns one HTTP answer into a SearchPage, or a clear error. */
+/** Routing postReceive: turns one HTTP answer into a SearchAnswer, or a clear error. */
 export async function readSearchPage(
 	this: IExecuteSingleFunctions,
 	_items: INodeExecutionData[],
 	response: IN8nHttpFullResponse,
 ): Promise<INodeExecutionData[]> {
-	const creditsCharged = readCreditsCharged(response.headers);
+	const answer = readAnswer(this, response);
+	return [{ json: answer as unknown as IDataObject }];
+}
+
+/** One HTTP answer (any status) as a SearchAnswer; a 2xx that is not a page is a clear error. */
+export function readAnswer(ctx: ErrorContext, response: IN8nHttpFullResponse): SearchAnswer {
+	const { statusCode: status, headers } = response;
+	if (status < 200 || status > 299) {
+		// Only the headers the node reads: the rest is of no use and stays out of the run.
+		const kept = {
+			'retry-after': headers?.['retry-after'],
+			'x-credits-charged': headers?.['x-credits-charged'],
+		};
+		return { failed: { status, headers: kept } };
+	}
+	const creditsCharged = readCreditsCharged(headers);
 	const page = parseEnvelope(response.body, creditsCharged);
-	if (typeof page === 'string') throw pageError(this, page, response, creditsCharged);
-	return [{ json: page as unknown as IDataObject }];
+	if (typeof page === 'string') throw pageError(ctx, page, response, creditsCharged);
+	return { page };
 }
 
 /** Returns the page, or a sentence saying what came back instead. */
@@ -57,7 +81,7 @@ function parseEnvelope(body: unknown, creditsCharged: number | null): SearchPage
 }
 
 function pageError(
-	ctx: IExecuteSingleFunctions,
+	ctx: ErrorContext,
 	message: string,
 	response: IN8nHttpFullResponse,
 	creditsCharged: number | null,

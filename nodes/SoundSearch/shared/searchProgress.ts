@@ -1,4 +1,5 @@
-import { NodeOperationError, type IExecuteSingleFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+import type { ErrorContext } from './failure';
 import type { SearchPage } from './searchPage';
 
 /** What one search has fetched and spent so far; it decides whether following a cursor is safe. */
@@ -24,7 +25,7 @@ export class SearchProgress {
 	}
 
 	/** Throws a clear error instead of following a cursor that would loop or overspend. */
-	checkNext(ctx: IExecuteSingleFunctions, page: SearchPage & { nextCursor: string }) {
+	checkNext(ctx: ErrorContext, page: SearchPage & { nextCursor: string }) {
 		const reason = this.stopReason(page);
 		if (reason === undefined) {
 			this.seenCursors.add(page.nextCursor);

@@ -1,5 +1,6 @@
-import { NodeApiError, type IExecuteSingleFunctions, type JsonObject } from 'n8n-workflow';
+import { NodeApiError, type JsonObject } from 'n8n-workflow';
 import type { FailedCall } from './failedCall';
+import type { ErrorContext } from './failure';
 import { readCreditsCharged } from './searchPage';
 
 // Callers that still import the reading of a failed call from here keep working.
@@ -20,7 +21,7 @@ const STATUS_MESSAGES: Record<number, [string, string]> = {
 	],
 	429: [
 		'The service is rate limiting this API key (429 Too Many Requests)',
-		'Run fewer searches at once or space them out (e.g. the Loop Over Items node with a Wait), then try again.',
+		'Rate-limited calls are not charged. Lower the Max Calls in Flight option or raise Max Wait on Rate Limits, then run again for the searches that did not finish.',
 	],
 };
 
@@ -55,9 +56,10 @@ function describeCall({ status, code }: FailedCall): [string, string] {
  * Authorization header included.
  */
 export function serviceError(
-	ctx: IExecuteSingleFunctions,
+	ctx: ErrorContext,
 	call: FailedCall,
 	attempts: number,
+	note = '',
 ): NodeApiError {
 	const creditsCharged = readCreditsCharged(call.headers);
 	const [message, advice] = describeCall(call);
@@ -71,7 +73,7 @@ export function serviceError(
 			itemIndex: ctx.getItemIndex(),
 			httpCode: call.status === undefined ? undefined : String(call.status),
 			message,
-			description: `${advice}${tried}${charged}`,
+			description: `${advice}${tried}${charged}${note}`,
 		},
 	);
 }

@@ -19,10 +19,9 @@ export const soundOperations: INodeProperties[] = [
 				action: 'Search sounds by keyword',
 				description: 'Search public sounds (audio tracks) by keyword on one platform',
 				routing: {
-					request: {
-						method: 'GET',
-						url: '=/v1/{{$parameter.platform}}/sound/search',
-					},
+					// Base URL and path are set by the paginator from checked values, not by
+					// expressions n8n would resolve once per input item.
+					request: { method: 'GET' },
 					// Every search goes through the cursor paginator, Limit included: it alone knows
 					// when enough sounds are in hand, so no page is fetched (and paid) needlessly.
 					send: { paginate: true },

@@ -57,6 +57,15 @@ export const soundSearchFields: INodeProperties[] = [
 		default: {},
 		options: [
 			{
+				displayName: 'Max Calls in Flight',
+				name: 'maxInFlight',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: 500 },
+				default: 64,
+				description:
+					'Most calls to the service at once in one run of this node, across all input items and pages. The node starts there and lowers it by itself when the service answers 429 (rate limited) or refuses connections, then raises it step by step. Set it to a limit you know your plan has. Taken from the first input item.',
+			},
+			{
 				displayName: 'Max Pages',
 				name: 'maxPages',
 				type: 'number',
@@ -64,6 +73,15 @@ export const soundSearchFields: INodeProperties[] = [
 				default: 100,
 				description:
 					'Most calls one search may make (per input item) before it stops with an error that says how to go on. Guards against surprise bills: raise it for very large Return All searches.',
+			},
+			{
+				displayName: 'Max Wait on Rate Limits',
+				name: 'rateLimitWait',
+				type: 'number',
+				typeOptions: { minValue: 0, maxValue: 3600 },
+				default: 300,
+				description:
+					'Seconds one run of this node may spend in all waiting for the service to lift a rate limit (429, as long as its Retry-After asks) before it stops with an error. Rate-limited calls are not charged. Taken from the first input item.',
 			},
 			{
 				displayName: 'Page Size',
@@ -81,7 +99,7 @@ export const soundSearchFields: INodeProperties[] = [
 				typeOptions: { minValue: 0, maxValue: 5 },
 				default: 2,
 				description:
-					'How many times to retry a page after a rate limit (429, honouring Retry-After up to 60 s), a failure of the service (5xx), a timeout or a dropped connection, waiting 1 s, 2 s, 4 s… Other errors are never retried',
+					'How many times to retry a page after a failure of the service (5xx), a timeout or a dropped connection, waiting 1 s, 2 s, 4 s… Rate limits (429) are retried within Max Wait on Rate Limits instead; other errors are never retried',
 			},
 			{
 				displayName: 'Simplify Output',
