@@ -634,13 +634,13 @@ async function runWorkflowViaRest(request, workflowId, { triggerNode, timeoutMs 
 	for (;;) {
 		const response = await request('GET', `/rest/executions/${executionId}`);
 		const execution = response.body?.data;
-		if (
+		const finished =
 			response.status === 200 &&
 			execution &&
-			!['new', 'running', 'waiting'].includes(execution.status)
-		) {
-			return { executionId, execution, run: parseExecutionData(execution.data) };
-		}
+			!['new', 'running', 'waiting'].includes(execution.status);
+		// Older n8n (1.85) can report an execution finished a moment before its data is saved.
+		const run = finished ? parseExecutionData(execution.data) : undefined;
+		if (run?.resultData) return { executionId, execution, run };
 		if (Date.now() > deadline) {
 			throw new Error(
 				`execution ${executionId} not finished after ${timeoutMs} ms: ${JSON.stringify(response.body)}`,
