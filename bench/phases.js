@@ -27,7 +27,7 @@ function assert(condition, message) {
 
 /** Calls, credits and outcomes the service recorded since its last reset. */
 async function ledgerSummary(service) {
-	const { requests, totals } = await service.ledger();
+	const { requests, totals, capacity } = await service.ledger();
 	/** @type {Record<string, number>} */
 	const outcomes = {};
 	let servedItems = 0;
@@ -35,7 +35,7 @@ async function ledgerSummary(service) {
 		outcomes[r.outcome] = (outcomes[r.outcome] ?? 0) + 1;
 		servedItems += r.itemCount ?? 0;
 	}
-	return { calls: totals.requests, credits: totals.creditsCharged, outcomes, servedItems };
+	return { calls: totals.requests, credits: totals.creditsCharged, outcomes, servedItems, mostInFlight: capacity?.mostInFlight };
 }
 
 const scaleQuery = (size) => `scale ${size}`;
@@ -281,8 +281,8 @@ const KEYWORDS = [
 ];
 const KEYWORD_LIMIT = 50;
 
-function expectedKeywordItems(keywords) {
-	return keywords.reduce((sum, k) => sum + Math.min(KEYWORD_LIMIT, describeQuery('shortvideo', normalizeQuery(k), new Map()).total), 0);
+function expectedKeywordItems(keywords, limit = KEYWORD_LIMIT) {
+	return keywords.reduce((sum, k) => sum + Math.min(limit, describeQuery('shortvideo', normalizeQuery(k), new Map()).total), 0);
 }
 
 async function keywordRun(ctx, variant, keywords) {
@@ -353,7 +353,22 @@ function subtractOutcomes(after, before) {
 	return out;
 }
 
-module.exports = { prepareServices, timePhase, scalePhase, creditsPhase, keywordsPhase, minimumCalls };
+module.exports = {
+	prepareServices,
+	timePhase,
+	scalePhase,
+	creditsPhase,
+	keywordsPhase,
+	minimumCalls,
+	// for bench/keywordScale.js
+	checkDeadline,
+	assert,
+	rotate,
+	ledgerSummary,
+	webhookUrl,
+	expectedKeywordItems,
+	n8nCpuSeconds,
+};
 
 // ---------------------------------------------------------------------------------------------
 // Where the time goes: CPU profile of n8n over a few runs of (a) and (b) (after the timed phases).

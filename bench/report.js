@@ -9,18 +9,13 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { summarize, median, linearFit, growthExponent } = require('./stats');
+const { f0, f1, f2, f3, mib, int, table } = require('./format');
+const { keywordScaleVerdicts, keywordScaleSection } = require('./keywordScale');
 
 const TARGET_RATIO = 1.0;
 const TARGET_PER_PAGE_MS = 2;
 const LINEAR_EXPONENT_MAX = 1.15; // y ~ x^k between 1,000 and 10,000 items: k <= 1.15 counts as linear
 const BUSY_FOREIGN_CORES = 0.15; // default of --max-foreign-cores (older results)
-
-const f0 = (x) => (Number.isFinite(x) ? x.toFixed(0) : 'n/a');
-const f1 = (x) => (Number.isFinite(x) ? x.toFixed(1) : 'n/a');
-const f2 = (x) => (Number.isFinite(x) ? x.toFixed(2) : 'n/a');
-const f3 = (x) => (Number.isFinite(x) ? x.toFixed(3) : 'n/a');
-const mib = (kb) => (Number.isFinite(kb) ? (kb / 1024).toFixed(0) : 'n/a');
-const int = (x) => (Number.isFinite(x) ? Math.round(x).toLocaleString('en-US') : 'n/a');
 
 const LABELS = {
 	node: '(a) Sound Search node',
@@ -31,11 +26,6 @@ const LABELS = {
 	'scale-node': 'Sound Search node',
 	'scale-http': 'HTTP Request + Split Out',
 };
-
-function table(header, rows) {
-	const line = (cells) => `| ${cells.join(' | ')} |`;
-	return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
-}
 
 function byVariant(runs, variant, key = 'ms') {
 	return runs.filter((r) => r.variant === variant).map((r) => r[key]);
@@ -252,6 +242,7 @@ function verdicts(results, t, s, m) {
 			verdict: ratio <= TARGET_RATIO ? 'met' : `missed by ${f2(ratio - TARGET_RATIO)} (see [section 4](#4-several-input-items-${k.keywords.length}-keywords))`,
 		});
 	}
+	if (phases.keylists) out.push(...keywordScaleVerdicts(phases.keylists));
 	if (phases.credits || phases.keywords) {
 		const cases = phases.credits?.cases ?? [];
 		const repeats = phases.keywords?.repeats?.filter((r) => r.variant === 'node') ?? [];
@@ -821,6 +812,10 @@ function render(results) {
 	}
 	if (p) {
 		lines.push(profileSection(results, p));
+		lines.push('');
+	}
+	if (phases.keylists) {
+		lines.push(keywordScaleSection(phases.keylists));
 		lines.push('');
 	}
 	lines.push(rawSection(results, t));

@@ -1,10 +1,11 @@
 'use strict';
 
 // `npm run bench` (bench/run.sh -> node bench/run.js [options]): the whole benchmark in one
-// command. Packs the package, starts two reference services and one real n8n with the package
+// command. Packs the package, starts three reference services and one real n8n with the package
 // installed and the benchmark workflows imported and activated, warms up, runs the interleaved
-// timing rounds, the scale series, the credit matrix and the several-keywords case, stops
-// everything by pid (on success and on failure) and writes BENCHMARKS.md.
+// timing rounds, the scale series, the credit matrix, the several-keywords case and the keyword
+// lists at service scale, stops everything by pid (on success and on failure) and writes
+// BENCHMARKS.md.
 //
 // Options:
 //   --quick                 fewer rounds and sizes: a smoke test (a few minutes)
@@ -19,7 +20,7 @@
 //   --busy-retries N        repeat a disturbed timing phase up to N times, after waiting for
 //                           other processes to calm down; the least disturbed attempt is
 //                           reported, the others are listed (default 2; --quick 0)
-//   --phases LIST           run only these of time,scale,credits,keywords,memory,profile
+//   --phases LIST           run only these of time,scale,credits,keywords,keylists,memory,profile
 //   --tarball FILE          benchmark this package tarball instead of packing the working tree
 
 const fs = require('node:fs');
@@ -36,6 +37,7 @@ const system = require('./system');
 const phases = require('./phases');
 const { writeReport } = require('./report');
 const { inspectorSession, profileScenarios, measureHeap } = require('./profile');
+const { keywordScaleWorkflows, keywordScalePhase, SCALE_SERVICE } = require('./keywordScale');
 
 const API_KEY = 'bench-key';
 const PAGES = 100;
@@ -59,7 +61,7 @@ function readOptions(argv) {
 			'deadline-minutes': { type: 'string', default: '40' },
 			'busy-retries': { type: 'string' },
 			'max-foreign-cores': { type: 'string', default: '0.15' },
-			phases: { type: 'string', default: 'time,scale,credits,keywords,memory,profile' },
+			phases: { type: 'string', default: 'time,scale,credits,keywords,keylists,memory,profile' },
 			tarball: { type: 'string' },
 			help: { type: 'boolean', default: false },
 		},
@@ -132,19 +134,21 @@ async function prepareN8nFolder(tarball, services) {
 	const creds = {
 		timing: credentialsFor({ serviceUrl: services.timing.url, apiKey: API_KEY, tag: 'timing' }),
 		billing: credentialsFor({ serviceUrl: services.billing.url, apiKey: API_KEY, tag: 'billing' }),
+		scale: credentialsFor({ serviceUrl: services.scale.url, apiKey: API_KEY, tag: 'scale' }),
 	};
-	await n8n.importCredentials(folder, [
-		creds.timing.soundSearch,
-		creds.timing.headerAuth,
-		creds.billing.soundSearch,
-		creds.billing.headerAuth,
-	]);
-	const { workflows, paths } = buildWorkflows({
+	await n8n.importCredentials(
+		folder,
+		Object.values(creds).flatMap((c) => [c.soundSearch, c.headerAuth]),
+	);
+	const base = buildWorkflows({
 		timing: { serviceUrl: services.timing.url, creds: creds.timing },
 		billing: { serviceUrl: services.billing.url, creds: creds.billing },
 		pagesQuery: PAGES_QUERY,
 		pagesPageSize: PAGE_SIZE,
 	});
+	const keylists = keywordScaleWorkflows({ serviceUrl: services.scale.url, creds: creds.scale });
+	const workflows = [...base.workflows, ...keylists.workflows];
+	const paths = { ...base.paths, ...keylists.paths };
 	const dir = path.join(folder, 'bench-input');
 	fs.mkdirSync(dir, { recursive: true });
 	const file = path.join(dir, 'workflows.json');
@@ -215,7 +219,9 @@ async function main() {
 	// variant, so no variant gets cache hits the others made) and billing (the default 60 s cache).
 	resources.timing = await startReferenceService({ keys: [API_KEY], cacheSeconds: 0, maxPageSize: 50, defaultPageSize: 20 });
 	resources.billing = await startReferenceService({ keys: [API_KEY], cacheSeconds: 60, maxPageSize: 50, defaultPageSize: 20 });
-	log(`reference services: timing ${resources.timing.url} (pid ${resources.timing.pid}), billing ${resources.billing.url} (pid ${resources.billing.pid})`);
+	// The third (keyword lists at service scale): cache off, 150 ms per answer, capped per run.
+	resources.scale = await startReferenceService({ keys: [API_KEY], ...SCALE_SERVICE });
+	log(`reference services: ${['timing', 'billing', 'scale'].map((k) => `${k} ${resources[k].url} (pid ${resources[k].pid})`).join(', ')}`);
 
 	log('creating the n8n user folder: package installed from the tarball, credentials and workflows imported');
 	const prepared = await prepareN8nFolder(tarball, resources);
@@ -245,6 +251,8 @@ async function main() {
 		paths: prepared.paths,
 		timing: resources.timing,
 		billing: resources.billing,
+		scale: resources.scale,
+		folder: prepared.folder,
 		apiKey: API_KEY,
 		pages: PAGES,
 		pageSize: PAGE_SIZE,
@@ -260,6 +268,7 @@ async function main() {
 	if (want.has('scale')) results.phases.scale = await phases.scalePhase(ctx);
 	if (want.has('credits')) results.phases.credits = await phases.creditsPhase(ctx);
 	if (want.has('keywords')) results.phases.keywords = await phases.keywordsPhase(ctx);
+	if (want.has('keylists')) results.phases.keylists = await keywordScalePhase(ctx);
 	if (want.has('memory') || want.has('profile')) {
 		// After the timed phases: the inspector is opened only now (see --inspect-port above).
 		const session = await inspectorSession({ pid: server.pid, port: inspectPort });
@@ -316,6 +325,7 @@ function saveRaw(results) {
 const resources = {
 	/** @type {any} */ timing: undefined,
 	/** @type {any} */ billing: undefined,
+	/** @type {any} */ scale: undefined,
 	/** @type {any} */ server: undefined,
 	/** @type {string | undefined} */ folder: undefined,
 };
@@ -328,7 +338,7 @@ function stopAll() {
 			out.n8n = await resources.server.stop().catch((e) => ({ error: String(e) }));
 			resources.server = undefined;
 		}
-		for (const key of ['timing', 'billing']) {
+		for (const key of ['timing', 'billing', 'scale']) {
 			if (resources[key]) {
 				out[key] = await resources[key].stop().catch((e) => ({ error: String(e) }));
 				resources[key] = undefined;

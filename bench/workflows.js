@@ -130,9 +130,11 @@ function soundSearchNode(wfName, cred, parameters, x) {
  * HTTP Request against the search endpoint; with `paginate`, the built-in pagination follows
  * data.nextCursor ("Update a Parameter in Each Request", query cursor) until it is null.
  */
-function httpRequestNode(wfName, cred, { serviceUrl, platform = 'shortvideo', q, limit, paginate, maxPages = 1000 }, x) {
+function httpRequestNode(wfName, cred, { serviceUrl, platform = 'shortvideo', q, limit, paginate, maxPages = 1000, batching }, x) {
 	/** @type {Record<string, unknown>} */
 	const options = {};
+	// Batching (Options > Batching): batchSize items' requests, then batchInterval ms, and so on.
+	if (batching) options.batching = { batch: batching };
 	if (paginate) {
 		options.pagination = {
 			pagination: {
@@ -190,16 +192,7 @@ function workflow(name, nodes) {
 function buildWorkflows({ timing, billing, pagesQuery, pagesPageSize }) {
 	const T = timing.creds;
 	const B = billing.creds;
-	/** @type {Record<string, string>} */
-	const paths = {};
-	/** @type {object[]} */
-	const workflows = [];
-	const add = (key, method, build) => {
-		const path = `bench-${key}`;
-		paths[key] = path;
-		const name = key;
-		workflows.push(workflow(name, build(name, webhookNode(name, method, path))));
-	};
+	const { workflows, paths, add } = collector();
 
 	// Time: the same Return All over 100 pages of pagesPageSize items.
 	add('node', 'GET', (n, hook) => [
@@ -263,20 +256,46 @@ function buildWorkflows({ timing, billing, pagesQuery, pagesPageSize }) {
 
 	// Several input items: POST {"keywords": [...]} -> one item per keyword -> one search each
 	// (Limit 50, the default; one page per keyword).
-	add('keywords-node', 'POST', (n, hook) => [
-		hook,
-		splitOutNode(n, 'Keywords', 'body.keywords', 220, 'keyword'),
-		soundSearchNode(n, B.soundSearch, { platform: 'shortvideo', query: '={{ $json.keyword }}', returnAll: false, limit: 50 }, 440),
-		summarizeNode(n, 660),
-	]);
-	add('keywords-http', 'POST', (n, hook) => [
-		hook,
-		splitOutNode(n, 'Keywords', 'body.keywords', 220, 'keyword'),
-		httpRequestNode(n, B.headerAuth, { serviceUrl: billing.serviceUrl, q: '={{ $json.keyword }}', limit: 50, paginate: false }, 440),
-		splitOutNode(n, 'Split Out', 'data.items', 660),
-		summarizeNode(n, 880),
-	]);
+	add('keywords-node', 'POST', (n, hook) => keywordsNodeChain(n, hook, B.soundSearch, { limit: 50 }));
+	add('keywords-http', 'POST', (n, hook) => keywordsHttpChain(n, hook, B.headerAuth, { serviceUrl: billing.serviceUrl, limit: 50 }));
 	return { workflows, paths };
 }
 
-module.exports = { buildWorkflows, credentialsFor, PACKAGE_NAME, NODE_TYPE, HTTP_REQUEST_VERSION, WEBHOOK_VERSION, SETTINGS };
+/**
+ * A list of workflows and their webhook paths; add(key, method, build) appends one, whose
+ * webhook answers on `bench-<key>` (build gets the workflow's name and its Webhook node).
+ */
+function collector() {
+	/** @type {Record<string, string>} */
+	const paths = {};
+	/** @type {object[]} */
+	const workflows = [];
+	const add = (key, method, build) => {
+		const path = `bench-${key}`;
+		paths[key] = path;
+		workflows.push(workflow(key, build(key, webhookNode(key, method, path))));
+	};
+	return { workflows, paths, add };
+}
+
+/**
+ * POST {"keywords": [...]} -> one item per keyword -> Sound Search, one search each (Limit
+ * `limit`, Options `options` when given) -> Summarize.
+ */
+function keywordsNodeChain(n, hook, cred, { limit, options }) {
+	const parameters = { platform: 'shortvideo', query: '={{ $json.keyword }}', returnAll: false, limit, ...(options ? { options } : {}) };
+	return [hook, splitOutNode(n, 'Keywords', 'body.keywords', 220, 'keyword'), soundSearchNode(n, cred, parameters, 440), summarizeNode(n, 660)];
+}
+
+/** The same with HTTP Request (one request per item) and Split Out on data.items. */
+function keywordsHttpChain(n, hook, cred, { serviceUrl, limit, batching }) {
+	return [
+		hook,
+		splitOutNode(n, 'Keywords', 'body.keywords', 220, 'keyword'),
+		httpRequestNode(n, cred, { serviceUrl, q: '={{ $json.keyword }}', limit, paginate: false, batching }, 440),
+		splitOutNode(n, 'Split Out', 'data.items', 660),
+		summarizeNode(n, 880),
+	];
+}
+
+module.exports = { buildWorkflows, collector, keywordsNodeChain, keywordsHttpChain, credentialsFor, PACKAGE_NAME, NODE_TYPE, HTTP_REQUEST_VERSION, WEBHOOK_VERSION, SETTINGS };

@@ -130,20 +130,36 @@ function mediaObject(uri, urlList, size) {
 	return { uri, width: size, height: size, url_list: urlList, url_prefix: null };
 }
 
+// Daily growth of a sound's post count, by a hash of the sound: most grow slowly, one in ten is
+// rising fast. Deterministic, so tests know which sounds rise and by how much.
+const DAILY_GROWTH = [0.01, 0.01, 0.01, 0.01, 0.01, 0.01, 0.02, 0.02, 0.05, 0.5];
+
+/**
+ * A sound's post count after `day` days of the service's clock.
+ * @param {number} base the count on day 0
+ * @param {number} hash per-item hash
+ * @param {number} day
+ */
+function postCountOn(base, hash, day) {
+	const rate = DAILY_GROWTH[(fnv1a32(`growth:${hash}`) >>> 16) % DAILY_GROWTH.length];
+	return Math.round(base * (1 + rate) ** day);
+}
+
 /**
  * The short-video-only fields of an item; the cover link is signed per reading.
  * @param {string} soundId
  * @param {number} hash per-item hash
  * @param {number} readingSeconds unix seconds of the reading
+ * @param {number} day the service clock, in days
  */
-function richFields(soundId, hash, readingSeconds) {
+function richFields(soundId, hash, readingSeconds, day) {
 	const expires = readingSeconds + COVER_LIFETIME_SECONDS;
 	const signature = randomBytes(16).toString('hex');
 	const cover = `https://covers.sandbox.invalid/shortvideo/${soundId}.jpg?x-expires=${expires}&x-signature=${signature}`;
 	const stats = fnv1a32(`${hash}:stats`);
 	return {
 		authorName: AUTHORS[(hash >>> 3) % AUTHORS.length],
-		postCount: (stats >>> 8) % 500000,
+		postCount: postCountOn((stats >>> 8) % 500000, hash, day),
 		durationSeconds: 5 + (stats % 176),
 		url: mediaObject(
 			`sandbox-audio/${soundId}`,
@@ -172,14 +188,15 @@ const SPARSE_FIELDS = Object.freeze({
  * @param {string} query normalized query
  * @param {number} index 0-based position
  * @param {number} readingMs time of the reading (ms since epoch)
+ * @param {number} day the service clock, in days
  */
-function buildItem(platform, query, index, readingMs) {
+function buildItem(platform, query, index, readingMs, day) {
 	const soundId = soundIdFor(platform, query, index);
 	const hash = fnv1a32(`${platform}:${query}:${index}`);
 	const title = TITLE_PATTERNS[hash % TITLE_PATTERNS.length](titleCase(query), index + 1);
 	const extra =
 		platform === 'shortvideo'
-			? richFields(soundId, hash, Math.floor(readingMs / 1000))
+			? richFields(soundId, hash, Math.floor(readingMs / 1000), day)
 			: SPARSE_FIELDS;
 	return {
 		soundId,
@@ -204,20 +221,30 @@ function isoSeconds(ms) {
 }
 
 /**
+ * Which sound stands at a position of the result list: sounds added later (`added`, newest
+ * first) come before the original ones, and keep ids of their own.
+ */
+function soundIndexAt(position, total, added) {
+	return position < added ? total + (added - 1 - position) : position - added;
+}
+
+/**
  * Reads one page of the catalogue.
  * @param {{platform: string, query: string, offset: number, limit: number, readingMs: number,
- *   overrides: Map<string, {total: number, availabilityStatus: string | null}>}} request
+ *   overrides: Map<string, {total: number, availabilityStatus: string | null, added?: number}>,
+ *   day?: number}} request
  * @returns {{availabilityStatus: string | null, items: object[], hasMore: boolean}}
  */
-function readPage({ platform, query, offset, limit, readingMs, overrides }) {
-	const { total, availabilityStatus } = describeQuery(platform, query, overrides);
+function readPage({ platform, query, offset, limit, readingMs, overrides, day = 0 }) {
+	const { total, availabilityStatus, added = 0 } = describeQuery(platform, query, overrides);
 	if (availabilityStatus) return { availabilityStatus, items: [], hasMore: false };
-	const end = Math.min(total, offset + limit);
+	const end = Math.min(total + added, offset + limit);
 	const items = [];
-	for (let index = offset; index < end; index++) {
-		items.push(buildItem(platform, query, index, readingMs));
+	for (let position = offset; position < end; position++) {
+		const index = soundIndexAt(position, total, added);
+		items.push(buildItem(platform, query, index, readingMs, day));
 	}
-	return { availabilityStatus: null, items, hasMore: end < total };
+	return { availabilityStatus: null, items, hasMore: end < total + added };
 }
 
 module.exports = {

@@ -5,7 +5,7 @@
 // Check order on a search: auth, injected faults, input, cache, catalogue lookup.
 
 const http = require('node:http');
-const { PLATFORMS, normalizeQuery, overrideKey, readPage } = require('./catalogue');
+const { PLATFORMS, describeQuery, normalizeQuery, overrideKey, readPage } = require('./catalogue');
 const { encodeCursor, decodeCursor } = require('./cursor');
 const { parseFaults, takeFault, sendFault, faultCredits } = require('./faults');
 const { createCapacity, rateLimitedAnswer } = require('./capacity');
@@ -63,6 +63,8 @@ function createReferenceService(options = {}) {
 		overrides: new Map(),
 		faults: [],
 		nextSeq: 1,
+		/** The service clock in days: post counts grow with it (see catalogue.js). */
+		day: 0,
 		capacity: createCapacity(config),
 	};
 	const context = { config, state };
@@ -225,14 +227,14 @@ function answerLookup(request, input, context) {
 	if (hit && nowMs - hit.readingMs < windowMs) {
 		return pageAnswer(hit, request.platform, Math.floor((nowMs - hit.readingMs) / 1000));
 	}
-	const reading = takeReading(request, input, state.overrides, nowMs);
+	const reading = takeReading(request, input, state, nowMs);
 	if (windowMs > 0) storeReading(state.cache, key, reading, windowMs);
 	return pageAnswer(reading, request.platform, null);
 }
 
-function takeReading(request, input, overrides, readingMs) {
+function takeReading(request, input, { overrides, day }, readingMs) {
 	const { platform, query } = request;
-	const page = readPage({ platform, query, ...input, readingMs, overrides });
+	const page = readPage({ platform, query, ...input, readingMs, overrides, day });
 	const nextOffset = input.offset + page.items.length;
 	return {
 		readingMs,
@@ -306,6 +308,7 @@ const CONTROL_ROUTES = {
 	'/__sandbox/reset': { method: 'POST', handle: (state) => resetState(state) },
 	'/__sandbox/catalogue': { method: 'POST', handle: (state, body) => setOverride(state, body) },
 	'/__sandbox/faults': { method: 'POST', handle: (state, body) => addFaults(state, body) },
+	'/__sandbox/time': { method: 'POST', handle: (state, body) => advanceTime(state, body) },
 	'/__sandbox/capacity': {
 		method: 'POST',
 		handle: (state, body) => state.capacity.configure(body),
@@ -338,6 +341,7 @@ function resetState(state) {
 	state.cache.clear();
 	state.overrides.clear();
 	state.faults.length = 0;
+	state.day = 0;
 	state.capacity.reset();
 	return { ok: true };
 }
@@ -362,11 +366,41 @@ function setOverride(state, body) {
 	}
 	const platforms = body.platform ? [body.platform] : PLATFORMS;
 	for (const platform of platforms) {
-		state.overrides.set(overrideKey(platform, query), { total, availabilityStatus: status });
+		const { added } = state.overrides.get(overrideKey(platform, query)) ?? {};
+		state.overrides.set(overrideKey(platform, query), { total, availabilityStatus: status, added });
 	}
 	// Readings taken before the change would otherwise hide it for a whole cache window.
 	state.cache.clear();
 	return { ok: true, query, total, availabilityStatus: status, platforms };
+}
+
+/**
+ * Body: {days?, newSounds?: {query: count}}. Time passes: the clock moves on by `days` (post
+ * counts grow) and each query in newSounds gets that many new sounds at the top of its results
+ * (both platforms). Readings taken before are dropped from the cache.
+ */
+function advanceTime(state, body) {
+	const days = body.days ?? 0;
+	if (!(Number.isInteger(days) && days >= 0)) throw new TypeError('days must be an integer >= 0');
+	const newSounds = body.newSounds ?? {};
+	if (typeof newSounds !== 'object' || Array.isArray(newSounds)) {
+		throw new TypeError('newSounds must be an object of query: count');
+	}
+	for (const [raw, count] of Object.entries(newSounds)) {
+		const query = normalizeQuery(raw);
+		if (!query || !(Number.isInteger(count) && count >= 0)) {
+			throw new TypeError('newSounds must map non-empty queries to integers >= 0');
+		}
+		for (const platform of PLATFORMS) addSounds(state.overrides, platform, query, count);
+	}
+	state.day += days;
+	state.cache.clear();
+	return { ok: true, day: state.day };
+}
+
+function addSounds(overrides, platform, query, count) {
+	const current = describeQuery(platform, query, overrides);
+	overrides.set(overrideKey(platform, query), { ...current, added: (current.added ?? 0) + count });
 }
 
 function addFaults(state, body) {

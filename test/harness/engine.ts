@@ -14,10 +14,12 @@ import {
 } from 'n8n-workflow';
 import { SoundSearchApi } from '../../credentials/SoundSearchApi.credentials';
 import { SoundSearch } from '../../nodes/SoundSearch/SoundSearch.node';
+import { SoundSearchTrigger } from '../../nodes/SoundSearchTrigger/SoundSearchTrigger.node';
 import { TestCredentialsHelper } from './credentialsHelper';
 
 export const NODE_TYPE = 'n8n-nodes-sound-search.soundSearch';
 export const NODE_NAME = 'Sound Search';
+export const TRIGGER_TYPE = 'n8n-nodes-sound-search.soundSearchTrigger';
 
 const URL_KEYS = [
 	'restApiUrl',
@@ -80,7 +82,7 @@ class CredentialTestNode implements INodeType {
 	} as INodeType['description'];
 }
 
-const nodeTypes: INodeTypes = {
+export const nodeTypes: INodeTypes = {
 	getByName: (type) => registry[type],
 	getByNameAndVersion: (type) => registry[type],
 	getKnownTypes: () => ({}),
@@ -100,6 +102,7 @@ function asServedByN8n(nodeType: INodeType): INodeType {
 
 const registry: Record<string, INodeType> = {
 	[NODE_TYPE]: asServedByN8n(new SoundSearch()),
+	[TRIGGER_TYPE]: new SoundSearchTrigger(),
 	'test.inputItems': new InputItems(),
 	'test.credentialTest': new CredentialTestNode(),
 };
@@ -173,6 +176,7 @@ async function runAfterInput(
 	const run = await withKeyLeakCheck(
 		credentials.apiKey,
 		async () => await execute(workflow, credentials, cancelAfterMs),
+		runPlaces,
 	);
 	const output = run.data.resultData.runData[NODE_NAME]?.[0]?.data?.main ?? [];
 	return {
@@ -188,19 +192,22 @@ const LOG_METHODS = ['log', 'info', 'warn', 'error', 'debug'] as const;
 /**
  * Every run of the suite goes through here, so every case (faults included) proves the API key is
  * in no output item, no error (message, description, stack) and no line n8n or the node logged.
+ * `placesOf` names the texts of the result to search.
  */
-async function withKeyLeakCheck(apiKey: string, runWorkflow: () => Promise<IRun>): Promise<IRun> {
+export async function withKeyLeakCheck<T>(
+	apiKey: string,
+	run: () => Promise<T>,
+	placesOf: (result: T) => Record<string, string>,
+): Promise<T> {
 	const spies = LOG_METHODS.map((method) => jest.spyOn(console, method));
-	let run: IRun;
+	let result: T;
 	try {
-		run = await runWorkflow();
+		result = await run();
 	} finally {
 		spies.forEach((spy) => spy.mockRestore());
 	}
-	const error = run.data.resultData.error as (Error & { description?: string }) | undefined;
 	const places = {
-		'the run data (items and errors)': JSON.stringify(run.data),
-		'the error': [error?.message, error?.description, error?.stack].join('\n'),
+		...placesOf(result),
 		'the logs': spies
 			.flatMap((spy) => spy.mock.calls.map((args) => args.map(String).join(' ')))
 			.join('\n'),
@@ -209,7 +216,34 @@ async function withKeyLeakCheck(apiKey: string, runWorkflow: () => Promise<IRun>
 		if (apiKey.length >= 8 && text.includes(apiKey))
 			throw new Error(`The API key leaked into ${place}`);
 	}
-	return run;
+	return result;
+}
+
+function runPlaces(run: IRun): Record<string, string> {
+	const error = run.data.resultData.error as (Error & { description?: string }) | undefined;
+	return {
+		'the run data (items and errors)': JSON.stringify(run.data),
+		'the error': [error?.message, error?.description, error?.stack].join('\n'),
+	};
+}
+
+/** What n8n hands a node besides its parameters: here, the test's credential. */
+export function additionalDataFor(
+	credentials: SearchRunOptions['credentials'],
+	hooks?: ExecutionLifecycleHooks,
+): IWorkflowExecuteAdditionalData {
+	return {
+		hooks,
+		credentialsHelper: new TestCredentialsHelper(
+			{ soundSearchApi: new SoundSearchApi() },
+			{ soundSearchApi: credentials },
+		),
+		currentNodeExecutionIndex: 0,
+		variables: {},
+		// Never contacted: the engine only builds $resumeWebhookUrl-style values from them.
+		...Object.fromEntries(URL_KEYS.map((key) => [key, 'http://127.0.0.1:5678/'])),
+		logAiEvent: () => {},
+	} as unknown as IWorkflowExecuteAdditionalData;
 }
 
 async function execute(
@@ -231,18 +265,7 @@ async function execute(
 	const finished = new Promise<IRun>((resolve) =>
 		hooks.addHandler('workflowExecuteAfter', resolve),
 	);
-	const additionalData = {
-		hooks,
-		credentialsHelper: new TestCredentialsHelper(
-			{ soundSearchApi: new SoundSearchApi() },
-			{ soundSearchApi: credentials },
-		),
-		currentNodeExecutionIndex: 0,
-		variables: {},
-		// Never contacted: the engine only builds $resumeWebhookUrl-style values from them.
-		...Object.fromEntries(URL_KEYS.map((key) => [key, 'http://127.0.0.1:5678/'])),
-		logAiEvent: () => {},
-	} as unknown as IWorkflowExecuteAdditionalData;
+	const additionalData = additionalDataFor(credentials, hooks);
 	const start = workflow.getNode('Input') as INode;
 	const runData = createRunExecutionData({
 		executionData: {

@@ -41,6 +41,8 @@ const STDERR_TAIL_CHARS = 4000;
  * @property {(faults: object[]) => Promise<object>} injectFaults
  * @property {(settings: {capacity?: number, latencyMs?: number,
  *   retryAfterSeconds?: number}) => Promise<object>} setCapacity until the next reset
+ * @property {(change: {days?: number, newSounds?: Record<string, number>}) => Promise<object>}
+ *   passTime post counts grow by `days`; new sounds appear for the queries in newSounds
  * @property {() => Promise<{code: number | null, signal: string | null}>} stop
  * @property {() => string} stderr the last few KB the child wrote to stderr
  */
@@ -144,6 +146,7 @@ function handleFor(child, exited, line, stderr) {
 		setCatalogue: (entry) => control('POST', '/__sandbox/catalogue', entry),
 		injectFaults: (faults) => control('POST', '/__sandbox/faults', { faults }),
 		setCapacity: (settings) => control('POST', '/__sandbox/capacity', settings),
+		passTime: (change) => control('POST', '/__sandbox/time', change),
 		stop: () => {
 			stopping ??= stopChild(child, exited);
 			return stopping;

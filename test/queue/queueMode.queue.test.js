@@ -26,6 +26,7 @@ const {
 	startQueueStack,
 	startDelayProxy,
 } = require('../harness/queueStack');
+const n8n = require('../harness/n8n');
 const { startReferenceService } = require('../harness/referenceService');
 const { packageTarball, REPO_ROOT } = require('../harness/packageTarball');
 const { readPage, normalizeQuery, overrideKey } = require('../../sandbox/catalogue');
@@ -701,6 +702,68 @@ async function waitFor(condition, timeoutMs, intervalMs = 100) {
 			expect(duplicateRequests(paid)).toEqual([]);
 			expect(refused.every((/** @type {any} */ r) => r.creditsCharged === 0)).toBe(true);
 			expect(credits(ledger)).toBe(500);
+		});
+
+		test('the Sound Search Trigger polls on the main, its executions run on workers, each new sound once', async () => {
+			await service.reset();
+			const id = 'QueueTrendTrig01';
+			await stack.createWorkflow({
+				id,
+				name: 'Queue test: new sounds trigger',
+				nodes: [
+					{
+						id: '6f1c0a6e-0000-4000-8000-000000000701',
+						name: 'Sound Trends',
+						type: 'n8n-nodes-sound-search.soundSearchTrigger',
+						typeVersion: 1,
+						position: [0, 0],
+						parameters: {
+							pollTimes: { item: [{ mode: 'everyHour' }] },
+							keywords: 'queue trend',
+							limit: 10,
+						},
+						credentials: { soundSearchApi: { id: CREDENTIAL.id, name: CREDENTIAL.name } },
+					},
+				],
+				connections: {},
+				settings: { executionOrder: 'v1' },
+			});
+			try {
+				await stack.activateWorkflow(id); // n8n polls at once, on the main: the baseline
+				await sleep(2000);
+				expect(await stack.executionsOf(id)).toEqual([]);
+				await service.passTime({ newSounds: { 'queue trend': 3 } });
+				const answer = await fetch(
+					`${service.url}/v1/shortvideo/sound/search?q=queue+trend&limit=3`,
+					{
+						headers: { Authorization: `Bearer ${SERVICE_KEY}` },
+					},
+				);
+				const expected = (await answer.json()).data.items.map((/** @type {any} */ s) => s.soundId);
+				await stack.deactivateWorkflow(id);
+				await stack.activateWorkflow(id); // polls again at once
+				await waitFor(async () => (await stack.executionsOf(id)).length > 0, 20_000);
+				const [summary] = await stack.executionsOf(id);
+				const execution = await stack.waitForExecutionEnd(summary.id, 30_000);
+				await waitFor(() => stack.workerOf(summary.id) !== undefined, 10_000);
+				const items = n8n.nodeOutputItems(
+					{ data: n8n.parseExecutionData(execution.data) },
+					'Sound Trends',
+				);
+				report(
+					`trigger: the main polled, ${stack.workerOf(summary.id)} ran execution ${summary.id} (${execution.mode}, ${execution.status}) with ${items.length} new sounds`,
+				);
+
+				expect(execution).toMatchObject({ mode: 'trigger', status: 'success' });
+				expect(stack.workerOf(summary.id)).toMatch(/^worker-/);
+				expect(items.map((/** @type {any} */ item) => item.soundId)).toEqual(expected);
+				await stack.deactivateWorkflow(id);
+				await stack.activateWorkflow(id);
+				await sleep(3000);
+				expect(await stack.executionsOf(id)).toHaveLength(1);
+			} finally {
+				await stack.deactivateWorkflow(id);
+			}
 		});
 
 		test('the scheduled trend-collection example runs on a worker and writes its CSV', async () => {

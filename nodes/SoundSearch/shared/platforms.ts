@@ -9,3 +9,12 @@ export type Platform = keyof typeof PLATFORMS;
 export function isPlatform(value: unknown): value is Platform {
 	return typeof value === 'string' && Object.prototype.hasOwnProperty.call(PLATFORMS, value);
 }
+
+const credits = (n: number) => `${n} credit${n > 1 ? 's' : ''}`;
+
+/** The Platform parameter's options, with each platform's price, for both nodes. */
+export const platformOptions = Object.entries(PLATFORMS).map(([value, platform]) => ({
+	name: `${platform.displayName} (${credits(platform.creditsPerCall).replace('c', 'C')} per Call)`,
+	value,
+	description: `Sounds used on the ${platform.displayName.toLowerCase()}; every page costs ${credits(platform.creditsPerCall)}`,
+}));

@@ -1,11 +1,12 @@
-import {
-	NodeOperationError,
-	type IDataObject,
-	type IExecuteSingleFunctions,
-	type INodeProperties,
-} from 'n8n-workflow';
+import { NodeOperationError, type IDataObject, type INodeProperties } from 'n8n-workflow';
 import { soundSearchFields } from '../resources/sound/search';
+import type { ErrorContext } from './failure';
 import { isPlatform, type Platform } from './platforms';
+
+/** What reading a node's input needs: its parameters, and where an error points. */
+export type InputContext = ErrorContext & {
+	getNodeParameter(name: string, fallback?: unknown): unknown;
+};
 
 /** What one input item asks for, checked before any (paid) request is made. */
 export interface SearchInput {
@@ -29,13 +30,13 @@ export interface SearchInput {
 
 const MAX_CURSOR_LENGTH = 2048;
 
-export function readSearchInput(ctx: IExecuteSingleFunctions): SearchInput {
+export function readSearchInput(ctx: InputContext): SearchInput {
 	const options = ctx.getNodeParameter('options', {}) as IDataObject;
 	const returnAll = ctx.getNodeParameter('returnAll', false) === true;
 	const option = (name: string) => readWholeNumber(ctx, numberField(name), options[name]);
 	return {
 		platform: readPlatform(ctx),
-		query: readQuery(ctx),
+		query: checkQuery(ctx, ctx.getNodeParameter('query', ''), 'Query'),
 		limit: returnAll
 			? Infinity
 			: readWholeNumber(ctx, numberField('limit'), ctx.getNodeParameter('limit', null)),
@@ -58,7 +59,7 @@ function numberField(name: string): INodeProperties {
 }
 
 /** The credential's Base URL must be a bare http(s) origin: the node appends /v1/... itself. */
-export function checkBaseUrl(ctx: IExecuteSingleFunctions, baseUrl: unknown): string {
+export function checkBaseUrl(ctx: ErrorContext, baseUrl: unknown): string {
 	let url: URL | undefined;
 	try {
 		// Trailing slashes are harmless: the node appends /v1/... to the origin.
@@ -75,7 +76,7 @@ export function checkBaseUrl(ctx: IExecuteSingleFunctions, baseUrl: unknown): st
 		'Set it to the service address only, like https://sound-search.example.com or http://127.0.0.1:4010, without a path, query, fragment or user info.',
 	);
 }
-function invalid(ctx: IExecuteSingleFunctions, message: string, description: string) {
+export function invalid(ctx: ErrorContext, message: string, description: string) {
 	const itemIndex = ctx.getItemIndex();
 	return new NodeOperationError(ctx.getNode(), `${message} [item ${itemIndex}]`, {
 		itemIndex,
@@ -83,7 +84,7 @@ function invalid(ctx: IExecuteSingleFunctions, message: string, description: str
 	});
 }
 
-function readPlatform(ctx: IExecuteSingleFunctions): Platform {
+export function readPlatform(ctx: InputContext): Platform {
 	const platform = ctx.getNodeParameter('platform', 'shortvideo');
 	if (isPlatform(platform)) return platform;
 	throw invalid(
@@ -93,12 +94,12 @@ function readPlatform(ctx: IExecuteSingleFunctions): Platform {
 	);
 }
 
-function readQuery(ctx: IExecuteSingleFunctions): string {
-	const query = ctx.getNodeParameter('query', '');
+/** A keyword, trimmed; `field` names the parameter it came from in errors. */
+export function checkQuery(ctx: ErrorContext, query: unknown, field: string): string {
 	if (typeof query !== 'string') {
 		throw invalid(
 			ctx,
-			`The "Query" parameter must be text, but its expression gave ${describe(query)}`,
+			`The "${field}" parameter must be text, but its expression gave ${describe(query)}`,
 			'Make the expression return a keyword string, e.g. {{ String($json.keyword) }}.',
 		);
 	}
@@ -106,7 +107,7 @@ function readQuery(ctx: IExecuteSingleFunctions): string {
 	if (trimmed === '') {
 		throw invalid(
 			ctx,
-			'The "Query" parameter is empty',
+			`The "${field}" parameter is empty`,
 			'Enter a keyword to search for, or check that the expression or spreadsheet column it reads has a value for this item.',
 		);
 	}
@@ -114,11 +115,7 @@ function readQuery(ctx: IExecuteSingleFunctions): string {
 }
 
 /** Checks a number against its description's range; an unset option takes its default. */
-function readWholeNumber(
-	ctx: IExecuteSingleFunctions,
-	field: INodeProperties,
-	raw: unknown,
-): number {
+export function readWholeNumber(ctx: ErrorContext, field: INodeProperties, raw: unknown): number {
 	const value = raw ?? field.default;
 	const { minValue: min, maxValue: max } = field.typeOptions as {
 		minValue: number;
@@ -136,7 +133,7 @@ function readWholeNumber(
 	);
 }
 
-function readStartCursor(ctx: IExecuteSingleFunctions, value: unknown): string | undefined {
+function readStartCursor(ctx: ErrorContext, value: unknown): string | undefined {
 	if (value === undefined || value === null || value === '') return undefined;
 	const cursor = typeof value === 'string' ? value.trim() : value;
 	if (cursor === '') return undefined;

@@ -1,13 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { PLATFORMS } from '../../shared/platforms';
+import { platformOptions } from '../../shared/platforms';
 
 const showForSearch = { resource: ['sound'], operation: ['search'] };
-
-const platformOptions = Object.entries(PLATFORMS).map(([value, platform]) => ({
-	name: `${platform.displayName} (${platform.creditsPerCall} Credit${platform.creditsPerCall > 1 ? 's' : ''} per Call)`,
-	value,
-	description: `Sounds used on the ${platform.displayName.toLowerCase()}; every page costs ${platform.creditsPerCall} credit${platform.creditsPerCall > 1 ? 's' : ''}`,
-}));
 
 export const soundSearchFields: INodeProperties[] = [
 	{

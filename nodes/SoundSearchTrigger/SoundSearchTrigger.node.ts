@@ -1,0 +1,37 @@
+import {
+	NodeConnectionTypes,
+	type INodeExecutionData,
+	type INodeType,
+	type INodeTypeDescription,
+	type IPollFunctions,
+} from 'n8n-workflow';
+import { triggerFields } from './description';
+import { pollTrends } from './trendPoll';
+
+export class SoundSearchTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Sound Search Trigger',
+		name: 'soundSearchTrigger',
+		icon: {
+			light: 'file:../../icons/soundSearch.svg',
+			dark: 'file:../../icons/soundSearch.dark.svg',
+		},
+		group: ['trigger'],
+		version: 1,
+		// What one poll costs, visible on the canvas before it runs.
+		subtitle:
+			'={{ ($parameter["event"] === "risingSound" ? "Rising" : "New") + " sounds, " + String($parameter["keywords"] || "").split(/[,\\n]/).filter((k) => k.trim() !== "").length * Math.ceil(($parameter["limit"] || 50) / 50) * ($parameter["platform"] === "photosocial" ? 2 : 1) + " credits per poll" }}',
+		description:
+			'Starts a workflow when new sounds appear, or sounds rise, for your keywords on a short-video or a photo-and-video platform',
+		defaults: { name: 'Sound Search Trigger' },
+		polling: true,
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'soundSearchApi', required: true }],
+		properties: triggerFields,
+	};
+
+	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+		return await pollTrends.call(this);
+	}
+}

@@ -1,0 +1,121 @@
+import type { INodeProperties } from 'n8n-workflow';
+import { platformOptions } from '../SoundSearch/shared/platforms';
+
+const showForRising = { show: { event: ['risingSound'] } };
+
+export const triggerFields: INodeProperties[] = [
+	{
+		displayName:
+			'Every poll costs credits, whether or not anything new appears: one call per keyword (per 50 sounds of Limit), 1 credit each on the short-video platform, 2 on the photo-and-video platform. The subtitle under the node shows what one poll costs.',
+		name: 'costNotice',
+		type: 'notice',
+		default: '',
+	},
+	{
+		displayName: 'Platform',
+		name: 'platform',
+		type: 'options',
+		options: platformOptions,
+		default: 'shortvideo',
+		description: 'Which platform to watch. Each call of each poll is billed at the price shown.',
+	},
+	{
+		displayName: 'Keywords',
+		name: 'keywords',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. lofi, rainy jazz',
+		description:
+			'One or more keywords, separated by commas or new lines. Each keyword is one search per poll.',
+	},
+	{
+		displayName: 'Event',
+		name: 'event',
+		type: 'options',
+		options: [
+			{
+				name: 'New Sound',
+				value: 'newSound',
+				description: 'A sound this trigger has not seen before for these keywords',
+			},
+			{
+				name: 'Rising Sound',
+				value: 'risingSound',
+				description:
+					'A sound whose post count grew by the thresholds below since this trigger first saw it (short-video platform only: the photo-and-video platform reports no post counts)',
+			},
+		],
+		default: 'newSound',
+	},
+	{
+		displayName: 'Min Growth (%)',
+		name: 'minGrowthPercent',
+		type: 'number',
+		displayOptions: showForRising,
+		typeOptions: { minValue: 0, maxValue: 100000 },
+		default: 20,
+		description: 'A sound is rising once its post count grew by at least this many percent',
+	},
+	{
+		displayName: 'Min Growth (Posts)',
+		name: 'minGrowthPosts',
+		type: 'number',
+		displayOptions: showForRising,
+		typeOptions: { minValue: 0, maxValue: 100000000 },
+		default: 1000,
+		description:
+			'And by at least this many posts, so small or rounded counts (1.2M) do not look like spikes',
+	},
+	{
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: 1000 },
+		default: 50,
+		description: 'Max number of results to return',
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Emit Current Sounds on First Poll',
+				name: 'emitOnFirstPoll',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether the first poll for a keyword emits the sounds it finds (as new) instead of only recording them as the baseline',
+			},
+			{
+				displayName: 'Max Pages per Keyword',
+				name: 'maxPages',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: 100 },
+				default: 5,
+				description:
+					'Most calls one keyword may make per poll, in case the service returns fewer sounds per page than asked. Bounds what a poll can cost.',
+			},
+			{
+				displayName: 'Remember Sounds',
+				name: 'rememberSounds',
+				type: 'number',
+				typeOptions: { minValue: 100, maxValue: 20000 },
+				default: 2000,
+				description:
+					'How many sounds the trigger remembers (about 60 bytes each, kept with the workflow). When full, it forgets the sounds it first saw longest ago; one of those that comes back counts as new again.',
+			},
+			{
+				displayName: 'Simplify Output',
+				name: 'simplify',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to return flat items for spreadsheets: the audio and cover locations as single URL strings (audioUrl, coverImageUrl) instead of media objects',
+			},
+		],
+	},
+];

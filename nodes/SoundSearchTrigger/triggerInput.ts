@@ -1,0 +1,92 @@
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import {
+	checkQuery,
+	invalid,
+	readPlatform,
+	readWholeNumber,
+	type InputContext,
+	type SearchInput,
+} from '../SoundSearch/shared/searchInput';
+import { triggerFields } from './description';
+import type { TrendRules } from './trendItems';
+
+/** A poll's calls: a few keywords, so a small bound; the poll's time budget bounds waits. */
+const MAX_IN_FLIGHT = 8;
+const PAGE_SIZE = 50;
+const RETRIES_PER_PAGE = 2;
+const TIMEOUT_MS = 30_000;
+
+export interface TriggerInput {
+	/** One search per keyword, in the order given. */
+	searches: SearchInput[];
+	rules: Omit<TrendRules, 'manual'>;
+	rememberSounds: number;
+}
+
+/** Reads and checks every parameter before the poll makes any (paid) call. */
+export function readTriggerInput(ctx: InputContext, rateLimitWait: number): TriggerInput {
+	const options = ctx.getNodeParameter('options', {}) as IDataObject;
+	const number = (name: string, raw: unknown) => readWholeNumber(ctx, field(name), raw);
+	const platform = readPlatform(ctx);
+	const event =
+		ctx.getNodeParameter('event', 'newSound') === 'risingSound' ? 'risingSound' : 'newSound';
+	if (event === 'risingSound' && platform === 'photosocial') {
+		throw invalid(
+			ctx,
+			'Rising Sound needs post counts, which the photo-and-video platform does not report',
+			'Use the New Sound event on that platform, or watch the short-video platform for rising sounds.',
+		);
+	}
+	const limit = number('limit', ctx.getNodeParameter('limit', null));
+	const search = {
+		platform,
+		limit,
+		pageSize: PAGE_SIZE,
+		simplify: options.simplify === true,
+		maxPages: number('maxPages', options.maxPages),
+		maxRetries: RETRIES_PER_PAGE,
+		timeoutMs: TIMEOUT_MS,
+		maxInFlight: MAX_IN_FLIGHT,
+		rateLimitWait,
+	};
+	return {
+		searches: readKeywords(ctx).map((query) => ({ ...search, query })),
+		rules: {
+			event,
+			minGrowthPercent: number('minGrowthPercent', ctx.getNodeParameter('minGrowthPercent', null)),
+			minGrowthPosts: number('minGrowthPosts', ctx.getNodeParameter('minGrowthPosts', null)),
+			emitOnFirstPoll: options.emitOnFirstPoll === true,
+		},
+		rememberSounds: number('rememberSounds', options.rememberSounds),
+	};
+}
+
+/** Keywords separated by commas or new lines; the same keyword twice is searched once. */
+function readKeywords(ctx: InputContext): string[] {
+	const raw = checkQuery(ctx, ctx.getNodeParameter('keywords', ''), 'Keywords');
+	const keywords = raw
+		.split(/[,\n]/)
+		.map((keyword) => keyword.trim())
+		.filter((keyword) => keyword !== '');
+	if (keywords.length === 0) {
+		throw invalid(
+			ctx,
+			'The "Keywords" parameter has no keyword',
+			'Enter one or more keywords, separated by commas or new lines.',
+		);
+	}
+	const seen = new Set<string>();
+	return keywords.filter((keyword) => {
+		const key = keyword.toLowerCase().replace(/\s+/g, ' ');
+		if (seen.has(key)) return false;
+		seen.add(key);
+		return true;
+	});
+}
+
+/** A number parameter's description (top level or in Options), for its range and default. */
+function field(name: string): INodeProperties {
+	const options = (triggerFields.find((f) => f.name === 'options')?.options ??
+		[]) as INodeProperties[];
+	return [...triggerFields, ...options].find((f) => f.name === name) as INodeProperties;
+}

@@ -1,0 +1,187 @@
+import type { INodeParameters } from 'n8n-workflow';
+import { API_KEY, fetchDirect, requestsSeen, useReferenceService } from '../harness/searchFixture';
+import { TriggerUnderTest } from '../harness/trigger';
+
+// The Sound Search Trigger polled several times through n8n-core's PollContext, its static data
+// carried from poll to poll as n8n saves it, against the reference service whose clock moves on
+// between polls (new sounds appear, post counts grow).
+
+const { service } = useReferenceService();
+
+function trigger(parameters: INodeParameters) {
+	return new TriggerUnderTest(
+		{ platform: 'shortvideo', keywords: 'lofi, rainy jazz', limit: 10, ...parameters },
+		{ apiKey: API_KEY, baseUrl: service().url },
+	);
+}
+
+const ids = (items: { json: Record<string, unknown> }[]) => items.map(({ json }) => json.soundId);
+
+describe('New Sound', () => {
+	it('the first poll records a baseline; later polls emit each new sound once', async () => {
+		const watch = trigger({});
+		const baseline = await watch.poll();
+		expect(baseline.items).toEqual([]);
+		expect(Object.keys(watch.remembered())).toHaveLength(20);
+
+		await service().passTime({ newSounds: { lofi: 2, 'rainy jazz': 1 } });
+		const second = await watch.poll();
+		expect(second.error).toBeUndefined();
+		expect(second.items.map(({ json }) => [json.query, json.platform, json.page])).toEqual([
+			['lofi', 'shortvideo', 1],
+			['lofi', 'shortvideo', 1],
+			['rainy jazz', 'shortvideo', 1],
+		]);
+		const first = second.items[0].json;
+		expect(first).toMatchObject({ creditsCharged: 1, growthPosts: 0, postsPerDay: null });
+		expect(first.postCountThen).toBe(first.postCountNow);
+		expect(first.firstSeenAt).toEqual(expect.stringMatching(/^\d{4}-\d\d-\d\dT/));
+
+		const third = await watch.poll();
+		expect(third.items).toEqual([]);
+		// Two searches per poll, three polls; the last two polls' first pages were fresh readings
+		// (time passed) or cache hits (0 credits): never more than one call per keyword a poll.
+		expect(await requestsSeen(service())).toHaveLength(6);
+	});
+
+	it('Emit Current Sounds on First Poll emits the baseline too', async () => {
+		const watch = trigger({ keywords: 'workout', options: { emitOnFirstPoll: true } });
+
+		expect((await watch.poll()).items).toHaveLength(10);
+		expect((await watch.poll()).items).toHaveLength(0);
+	});
+
+	it('a keyword added later gets its own baseline instead of a flood', async () => {
+		const watch = trigger({ keywords: 'lofi' });
+		await watch.poll();
+		const widened = new TriggerUnderTest(
+			{ platform: 'shortvideo', keywords: 'lofi, workout', limit: 10 },
+			{ apiKey: API_KEY, baseUrl: service().url },
+		);
+		widened.staticData = watch.staticData;
+
+		expect((await widened.poll()).items).toEqual([]);
+	});
+
+	it('works on the photo-and-video platform (no post counts: trend numbers are null)', async () => {
+		const watch = trigger({ platform: 'photosocial', keywords: 'lofi' });
+		await watch.poll();
+		await service().passTime({ newSounds: { lofi: 1 } });
+		const { items } = await watch.poll();
+
+		expect(items).toHaveLength(1);
+		expect(items[0].json).toMatchObject({
+			postCountNow: null,
+			growthPosts: null,
+			creditsCharged: 2,
+		});
+	});
+});
+
+describe('Rising Sound', () => {
+	it('emits sounds that grew past both thresholds since first seen, each once', async () => {
+		const watch = trigger({
+			event: 'risingSound',
+			keywords: 'lofi',
+			limit: 50,
+			minGrowthPercent: 20,
+			minGrowthPosts: 1000,
+		});
+		const baseline = await watch.poll('trigger');
+		expect(baseline.items).toEqual([]);
+		await service().passTime({ days: 1 });
+		const { items } = await watch.poll();
+
+		expect(items.length).toBeGreaterThan(0);
+		for (const { json } of items) {
+			expect(json.growthPercent as number).toBeGreaterThanOrEqual(20);
+			expect(json.growthPosts as number).toBeGreaterThanOrEqual(1000);
+			expect(json.postCountNow).toBe((json.postCountThen as number) + (json.growthPosts as number));
+		}
+		await service().passTime({ days: 1 });
+		const later = await watch.poll();
+		expect(ids(later.items).filter((id) => ids(items).includes(id))).toEqual([]);
+	});
+
+	it('is refused on the photo-and-video platform, before any call', async () => {
+		const { error } = await trigger({ event: 'risingSound', platform: 'photosocial' }).poll();
+
+		expect(error?.message).toMatch(/Rising Sound needs post counts/);
+		expect(await requestsSeen(service())).toEqual([]);
+	});
+});
+
+describe('state', () => {
+	it('is bounded: the sounds first seen longest ago are forgotten first', async () => {
+		const watch = trigger({
+			keywords: 'lofi, rainy jazz, workout',
+			limit: 50,
+			options: { rememberSounds: 100 },
+		});
+		await watch.poll();
+
+		const remembered = Object.keys(watch.remembered());
+		expect(remembered).toHaveLength(100);
+		const keysOf = async (q: string) =>
+			(await fetchDirect(service(), 'shortvideo', { q, limit: 50 })).body.data.items.map(
+				(sound) => `shortvideo:${String(sound.soundId)}`,
+			);
+		// Keywords are searched in order, so lofi's sounds were first seen first.
+		expect((await keysOf('lofi')).filter((key) => remembered.includes(key))).toEqual([]);
+		expect((await keysOf('workout')).every((key) => remembered.includes(key))).toBe(true);
+		const bytesPerSound = JSON.stringify(watch.staticData).length / remembered.length;
+		expect(bytesPerSound).toBeLessThan(70);
+	});
+
+	it('a failed poll changes nothing: the sounds it did not emit are emitted by the next one', async () => {
+		const watch = trigger({});
+		await watch.poll();
+		const before = JSON.stringify(watch.staticData);
+		await service().passTime({ newSounds: { lofi: 1, 'rainy jazz': 1 } });
+		await service().injectFaults([
+			{ match: { query: 'rainy jazz' }, times: 'always', response: { status: 402 } },
+		]);
+
+		const failed = await watch.poll();
+		expect(failed.error?.message).toMatch(/402/);
+		expect(JSON.stringify(watch.staticData)).toBe(before);
+
+		await service().reset();
+		await service().passTime({ newSounds: { lofi: 1, 'rainy jazz': 1 } });
+		expect((await watch.poll()).items.map(({ json }) => json.query)).toEqual([
+			'lofi',
+			'rainy jazz',
+		]);
+	});
+
+	it('Fetch Test Event (manual) shows the current sounds and leaves the state alone', async () => {
+		const watch = trigger({ keywords: 'lofi' });
+		const fresh = await watch.poll('manual');
+		expect(fresh.items).toHaveLength(10);
+		expect(watch.remembered()).toEqual({});
+
+		await watch.poll();
+		const before = JSON.stringify(watch.staticData);
+		expect((await watch.poll('manual')).items).toHaveLength(10);
+		expect(JSON.stringify(watch.staticData)).toBe(before);
+	});
+});
+
+describe('input is checked before any call', () => {
+	it.each([
+		['no keyword', { keywords: ' , ,' }, /"Keywords" parameter has no keyword/],
+		['Limit 0', { limit: 0 }, /"Limit" parameter must be a whole number/],
+		['a negative growth threshold', { event: 'risingSound', minGrowthPercent: -5 }, /Min Growth/],
+	])('%s', async (_case, parameters, message) => {
+		const { error } = await trigger(parameters).poll();
+
+		expect(error?.message).toMatch(message);
+		expect(await requestsSeen(service())).toEqual([]);
+	});
+
+	it('the same keyword twice is searched once', async () => {
+		await trigger({ keywords: 'lofi, LOFI,  lofi ' }).poll();
+
+		expect(await requestsSeen(service())).toHaveLength(1);
+	});
+});
