@@ -26,6 +26,6 @@ module.exports = {
 		testMatch: ['<rootDir>/test/e2e/**/*.e2e.test.js'],
 		transform: {},
 		globals: { N8N_LINE: line },
-		setupFiles: ['<rootDir>/test/e2e/selectLine.js'],
+		setupFilesAfterEnv: ['<rootDir>/test/e2e/selectLine.js'],
 	})),
 };

@@ -9,7 +9,8 @@
 // The file runs once per n8n line (a jest project each, jest.e2e.config.js; N8N_LINE tells the
 // harness which). The node's own cases, the fault cases and one example run on every line, with
 // the same expectations; the other examples and n8n's own features (activation, file access
-// rules, the AI Agent) only on the newest line.
+// rules, the AI Agent) only on the newest line: their titles end in "[newest n8n line only]"
+// (test/e2e/selectLine.js skips them on the others).
 //
 // One user folder and one running n8n for the whole file (starting n8n is the slow part):
 //  1. headless: credentials and one workflow imported with the CLI, run with `n8n execute`;
@@ -25,9 +26,6 @@ const { packageTarball, REPO_ROOT } = require('../harness/packageTarball');
 const { startReferenceService } = require('../harness/referenceService');
 const { startFakeOpenAi } = require('../harness/fakeOpenAi');
 const { describeFaultCases } = require('./faultCases');
-
-/** A test that runs on the newest n8n line only (see the top of this file). */
-const newestLineOnly = n8n.N8N_LINE === '2.x' ? test : test.skip;
 
 // Test keys only ('dummy' tells secret scanners they are not real).
 const API_KEY = 'dummy-e2e-key-4b7d1c0a';
@@ -166,13 +164,7 @@ function nodeNamed(workflow, name) {
  * @returns {Promise<{ id: string, versionId: string }>}
  */
 async function createWorkflow(workflow) {
-	const { id: _ignored, ...fields } = workflow;
-	// n8n 1.x requires `active` (its column has no default); 2.x takes it too.
-	const body = { active: false, ...fields };
-	const response = await rest('POST', '/rest/workflows', body);
-	if (response.status !== 200)
-		throw new Error(`POST /rest/workflows: ${response.status} ${JSON.stringify(response.body)}`);
-	return { id: response.body.data.id, versionId: response.body.data.versionId };
+	return await n8n.createWorkflowViaRest(rest, workflow);
 }
 
 /**
@@ -394,7 +386,7 @@ async function expectTrendCollection(sounds, csvFile) {
 // ---------------------------------------------------------------------------------------------
 
 describe('headless, with `n8n execute`', () => {
-	newestLineOnly('examples/keywords-from-spreadsheet.json: one search per CSV row, all results in one XLSX file', async () => {
+	test('examples/keywords-from-spreadsheet.json: one search per CSV row, all results in one XLSX file [newest n8n line only]', async () => {
 		fs.copyFileSync(path.join(EXAMPLES_DIR, 'keywords.csv'), path.join(filesDir, 'keywords.csv'));
 		const resultsFile = path.join(filesDir, 'sound-search-results.xlsx');
 		const workflow = loadExample('keywords-from-spreadsheet.json', {
@@ -490,7 +482,7 @@ describe('in a running n8n (REST API, as the editor uses it)', () => {
 			await expectTrendCollection(items('Sound Search'), String(written.fileName));
 		});
 
-		newestLineOnly('activated, its Schedule Trigger starts the run by itself (interval shortened to 5 s)', async () => {
+		test('activated, its Schedule Trigger starts the run by itself (interval shortened to 5 s) [newest n8n line only]', async () => {
 			const outputFolder = path.join(filesDir, 'scheduled');
 			fs.mkdirSync(outputFolder);
 			const workflow = loadExample('scheduled-trend-collection.json', { outputFolder });
@@ -539,7 +531,7 @@ describe('in a running n8n (REST API, as the editor uses it)', () => {
 			);
 		});
 
-		newestLineOnly('n8n refuses to write outside N8N_RESTRICT_FILE_ACCESS_TO (the searches are paid before the write)', async () => {
+		test('n8n refuses to write outside N8N_RESTRICT_FILE_ACCESS_TO (the searches are paid before the write) [newest n8n line only]', async () => {
 			const outside = path.join(userFolder, 'outside');
 			fs.mkdirSync(outside);
 			const workflow = loadExample('scheduled-trend-collection.json', { outputFolder: outside });
@@ -554,7 +546,7 @@ describe('in a running n8n (REST API, as the editor uses it)', () => {
 		});
 	});
 
-	newestLineOnly('examples/ai-agent-sound-tool.json: the model gets the Sound_Search tool, calls it, and answers from its result', async () => {
+	test('examples/ai-agent-sound-tool.json: the model gets the Sound_Search tool, calls it, and answers from its result [newest n8n line only]', async () => {
 		const { execution, run, items } = await runViaRest(
 			loadExample('ai-agent-sound-tool.json'),
 			"When clicking 'Execute workflow'",

@@ -605,6 +605,22 @@ async function testCredential(request, credential) {
 }
 
 /**
+ * Saves a workflow the way the editor does (POST /rest/workflows); n8n picks the id.
+ * @param {RestRequest} request from setupOwner
+ * @param {Record<string, any>} workflow
+ * @returns {Promise<{ id: string, versionId: string }>}
+ */
+async function createWorkflowViaRest(request, workflow) {
+	const { id: _ignored, ...fields } = workflow;
+	// n8n 1.x requires `active` (its column has no default); 2.x takes it too.
+	const response = await request('POST', '/rest/workflows', { active: false, ...fields });
+	if (response.status !== 200) {
+		throw new Error(`POST /rest/workflows: ${response.status} ${JSON.stringify(response.body)}`);
+	}
+	return { id: response.body.data.id, versionId: response.body.data.versionId };
+}
+
+/**
  * Runs a stored workflow like the editor's "Execute workflow" button (POST
  * /rest/workflows/:id/run with { workflowData, triggerToStartFrom: { name } }) and polls
  * GET /rest/executions/:executionId until it has finished.
@@ -710,6 +726,7 @@ module.exports = {
 	startN8n,
 	setupOwner,
 	testCredential,
+	createWorkflowViaRest,
 	runWorkflowViaRest,
 	parseExecutionData,
 };
