@@ -27,7 +27,7 @@ function asCode(value: unknown): string | undefined {
  * Reads status, headers and network code from what an n8n HTTP helper (this.makeRoutingRequest,
  * httpRequestWithAuthentication) throws, in every shape the supported n8n versions produce
  * (recorded in test/fixtures/n8n-errors/):
- * - n8n 2.34 and later: a NodeApiError whose `cause` is the AxiosError, with `cause.response`
+ * - n8n before 1.99 and from 2.34 (2.41.1): a NodeApiError whose `cause` is the AxiosError, with `cause.response`
  *   (status, headers) for an answer and `cause.code` for a call without one;
  * - n8n 1.99 to 2.33 (1.123.x included): the same NodeApiError without `cause` (a class field wipes
  *   it), so without headers; `httpCode` holds the status ("429") or the network code
