@@ -1,16 +1,21 @@
 #!/usr/bin/env bash
-# Installs the pinned n8n application into .cache/n8n-host/node_modules (gitignored), once per
-# machine. It lives under a dot folder because `n8n-node build` copies every *.svg/*.png it finds
-# outside dot folders into dist/ (and so into the published package).
+# Installs a pinned n8n application, once per machine: the line named by the first argument or
+# N8N_LINE (2.x by default; a folder n8n-host/<line>/ with package.json + package-lock.json), into
+# the gitignored folder n8n_install_dir (lib.sh) gives: .cache/n8n-host for 2.x,
+# .cache/n8n-host-<line> for the others. It lives under a dot folder because `n8n-node build`
+# copies every *.svg/*.png it finds outside dot folders into dist/ (and so into the package).
 # Idempotent: when the installed n8n matches the pin and the stamp of a completed install matches
 # package.json + package-lock.json, it does nothing. See README.md for why it installs this way.
+#   n8n-host/install.sh [2.x|1.x]
 set -euo pipefail
-host_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-# shellcheck source=../scripts/node24.sh
-source "$host_dir/../scripts/node24.sh"
-install_dir="$host_dir/../.cache/n8n-host"
+export N8N_LINE="${1:-${N8N_LINE:-2.x}}"
+# shellcheck source=lib.sh
+source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/lib.sh"
+line="$(n8n_line)"
+install_dir="$(n8n_install_dir)"
 mkdir -p "$install_dir"
-cp "$host_dir/package.json" "$host_dir/package-lock.json" "$install_dir/"
+cp "$N8N_HOST_DIR/$line/package.json" "$N8N_HOST_DIR/$line/package-lock.json" "$install_dir/" 2>/dev/null ||
+  cp "$N8N_HOST_DIR/$line/package.json" "$install_dir/" # a new line has no lockfile yet
 cd "$install_dir"
 
 t0=$(date +%s.%N)
@@ -38,8 +43,8 @@ if up_to_date; then
 fi
 
 # Two test processes may call this at once: serialise them, then re-check.
-mkdir -p "$host_dir/../.cache"
-exec 9>"$host_dir/../.cache/n8n-host-install.lock"
+# One lock for every line: two installs at once would only slow each other down.
+exec 9>"$N8N_HOST_DIR/../.cache/n8n-host-install.lock"
 flock 9
 if up_to_date; then
   echo "[n8n-host] n8n $pin installed by a concurrent run ($(elapsed "$t0") s)" >&2

@@ -1,22 +1,50 @@
-# Bash helpers for running the pinned n8n (n8n-host/) headless and offline. Source this file:
+# Bash helpers for running a pinned n8n (n8n-host/<line>/) headless and offline. Source this file:
 #   source n8n-host/lib.sh
 #   n8n_env "$folder" 5678 5679 && "$(n8n_bin)" import:workflow --input=wf.json
 # Also sourced by test/harness/n8n.js, which takes its environment from n8n_env (one definition).
+#
+# Which n8n: N8N_LINE names a host folder, n8n-host/2.x (the default) or n8n-host/1.x; each pins one
+# n8n version in its package.json + package-lock.json and may add settings in its env.sh.
 
 N8N_HOST_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 export N8N_HOST_DIR
 # n8n 2.x needs Node >= 24 on PATH (its bin is `#!/usr/bin/env node`, and it spawns its JS task
-# runner as `node`). node24.sh puts the project's Node 24 first when the machine's node is older.
+# runner as `node`); 1.123.x runs on it too, and its isolated-vm does not start on Node 20.
+# node24.sh puts the project's Node 24 first when the machine's node is older.
 # shellcheck source=../scripts/node24.sh
 source "$N8N_HOST_DIR/../scripts/node24.sh"
+
+# n8n_line: prints the selected line (N8N_LINE, default 2.x); fails for a line without a host folder.
+n8n_line() {
+  local line="${N8N_LINE:-2.x}"
+  if [ ! -f "$N8N_HOST_DIR/$line/package.json" ]; then
+    echo "N8N_LINE=$line: no n8n-host/$line/package.json (lines: $(cd "$N8N_HOST_DIR" && ls -d */ | tr -d / | xargs))" >&2
+    return 1
+  fi
+  echo "$line"
+}
+
+# n8n_install_dir: where the selected line is installed (gitignored, under a dot folder). 2.x keeps
+# the folder it had before there were two lines, so existing installs stay valid.
+n8n_install_dir() {
+  local line
+  line="$(n8n_line)" || return 1
+  if [ "$line" = 2.x ]; then
+    echo "$N8N_HOST_DIR/../.cache/n8n-host"
+  else
+    echo "$N8N_HOST_DIR/../.cache/n8n-host-$line"
+  fi
+}
 
 # Fixed encryption key for throw-away test user folders (credentials imported with plain `data`
 # are encrypted with it). Never use it for anything real.
 N8N_TEST_ENCRYPTION_KEY="n8n-nodes-sound-search-test-only-key"
 
-# n8n_bin: prints the path of the pinned n8n executable.
+# n8n_bin: prints the path of the selected line's n8n executable.
 n8n_bin() {
-  echo "$N8N_HOST_DIR/../.cache/n8n-host/node_modules/.bin/n8n"
+  local dir
+  dir="$(n8n_install_dir)" || return 1
+  echo "$dir/node_modules/.bin/n8n"
 }
 
 # n8n_env <userFolder> <port> <brokerPort>
@@ -54,8 +82,13 @@ n8n_env() {
   export N8N_REINSTALL_MISSING_PACKAGES=false
   export N8N_VERIFIED_PACKAGES_ENABLED=false
   export N8N_AI_ENABLED=false
-  # mcp-registry fetches a server list from the internet at start.
-  export N8N_DISABLED_MODULES=mcp-registry
+  # Settings of one line only (2.x: modules that reach the internet at start, which 1.x lacks).
+  local line
+  line="$(n8n_line)" || return 1
+  if [ -f "$N8N_HOST_DIR/$line/env.sh" ]; then
+    # shellcheck disable=SC1090
+    source "$N8N_HOST_DIR/$line/env.sh"
+  fi
   # No Python in the Code node (its runner needs a venv that is not installed). n8n still logs
   # "Failed to start Python task runner in internal mode ..." at start: expected, harmless.
   export N8N_PYTHON_ENABLED=false

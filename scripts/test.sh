@@ -11,12 +11,17 @@ rm -rf "$results" && mkdir -p "$results"
 summary() { node scripts/test-summary.js "$results"/*.json; }
 trap summary EXIT
 
-echo "== build" && npx n8n-node build >/dev/null
+# Built and packed once: every real-n8n suite and the scanner install this same tarball.
+echo "== build and npm pack"
+SOUND_SEARCH_TARBALL="$(node test/harness/packageTarball.js)"
+export SOUND_SEARCH_TARBALL
 echo "== lint (strict)" && npx n8n-node lint
 echo "== type-check tests" && npx tsc -p tsconfig.test.json
 echo "== unit, engine and reference-service tests"
 npx jest --json --outputFile="$results/unit.json" "$@"
-echo "== real n8n: examples and node end to end"
+echo "== the pinned n8n of each line (installed once per machine; each prints its time)"
+for line in 2.x 1.x; do bash n8n-host/install.sh "$line"; done
+echo "== real n8n 2.x and 1.x: examples, the node's cases and its faults, end to end"
 npx jest -c jest.e2e.config.js --json --outputFile="$results/e2e.json"
 echo "== real n8n in queue mode: main + Redis + 3 workers + PostgreSQL"
 npx jest -c jest.queue.config.js --json --outputFile="$results/queue.json"

@@ -1,9 +1,16 @@
 'use strict';
 
-// End to end in the real, pinned n8n (n8n-host/, 2.41.1) with the package installed from its
-// `npm pack` tarball exactly as n8n installs a community package: the three examples/ workflows and
-// the node's own cases, against the local reference service (a real process on 127.0.0.1, whose
-// ledger tells which requests and credits n8n caused) and, for the AI Agent, a fake OpenAI model.
+// End to end in a real, pinned n8n (n8n-host/<line>/) with the package installed from its
+// `npm pack` tarball exactly as n8n installs a community package: the three examples/ workflows,
+// the node's own cases and its fault cases (faultCases.js), against the local reference service (a
+// real process on 127.0.0.1, whose ledger tells which requests and credits n8n caused) and, for the
+// AI Agent, a fake OpenAI model.
+//
+// The file runs once per n8n line (a jest project each, jest.e2e.config.js; N8N_LINE tells the
+// harness which). The node's own cases, the fault cases and one example run on every line, with
+// the same expectations; the other examples and n8n's own features (activation, file access
+// rules, the AI Agent) only on the newest line: their titles end in "[newest n8n line only]"
+// (test/e2e/selectLine.js skips them on the others).
 //
 // One user folder and one running n8n for the whole file (starting n8n is the slow part):
 //  1. headless: credentials and one workflow imported with the CLI, run with `n8n execute`;
@@ -18,6 +25,7 @@ const n8n = require('../harness/n8n');
 const { packageTarball, REPO_ROOT } = require('../harness/packageTarball');
 const { startReferenceService } = require('../harness/referenceService');
 const { startFakeOpenAi } = require('../harness/fakeOpenAi');
+const { describeFaultCases } = require('./faultCases');
 
 // Test keys only ('dummy' tells secret scanners they are not real).
 const API_KEY = 'dummy-e2e-key-4b7d1c0a';
@@ -156,11 +164,7 @@ function nodeNamed(workflow, name) {
  * @returns {Promise<{ id: string, versionId: string }>}
  */
 async function createWorkflow(workflow) {
-	const { id: _ignored, ...body } = workflow;
-	const response = await rest('POST', '/rest/workflows', body);
-	if (response.status !== 200)
-		throw new Error(`POST /rest/workflows: ${response.status} ${JSON.stringify(response.body)}`);
-	return { id: response.body.data.id, versionId: response.body.data.versionId };
+	return await n8n.createWorkflowViaRest(rest, workflow);
 }
 
 /**
@@ -382,7 +386,7 @@ async function expectTrendCollection(sounds, csvFile) {
 // ---------------------------------------------------------------------------------------------
 
 describe('headless, with `n8n execute`', () => {
-	test('examples/keywords-from-spreadsheet.json: one search per CSV row, all results in one XLSX file', async () => {
+	test('examples/keywords-from-spreadsheet.json: one search per CSV row, all results in one XLSX file [newest n8n line only]', async () => {
 		fs.copyFileSync(path.join(EXAMPLES_DIR, 'keywords.csv'), path.join(filesDir, 'keywords.csv'));
 		const resultsFile = path.join(filesDir, 'sound-search-results.xlsx');
 		const workflow = loadExample('keywords-from-spreadsheet.json', {
@@ -478,7 +482,7 @@ describe('in a running n8n (REST API, as the editor uses it)', () => {
 			await expectTrendCollection(items('Sound Search'), String(written.fileName));
 		});
 
-		test('activated, its Schedule Trigger starts the run by itself (interval shortened to 5 s)', async () => {
+		test('activated, its Schedule Trigger starts the run by itself (interval shortened to 5 s) [newest n8n line only]', async () => {
 			const outputFolder = path.join(filesDir, 'scheduled');
 			fs.mkdirSync(outputFolder);
 			const workflow = loadExample('scheduled-trend-collection.json', { outputFolder });
@@ -527,7 +531,7 @@ describe('in a running n8n (REST API, as the editor uses it)', () => {
 			);
 		});
 
-		test('n8n refuses to write outside N8N_RESTRICT_FILE_ACCESS_TO (the searches are paid before the write)', async () => {
+		test('n8n refuses to write outside N8N_RESTRICT_FILE_ACCESS_TO (the searches are paid before the write) [newest n8n line only]', async () => {
 			const outside = path.join(userFolder, 'outside');
 			fs.mkdirSync(outside);
 			const workflow = loadExample('scheduled-trend-collection.json', { outputFolder: outside });
@@ -542,7 +546,7 @@ describe('in a running n8n (REST API, as the editor uses it)', () => {
 		});
 	});
 
-	test('examples/ai-agent-sound-tool.json: the model gets the Sound_Search tool, calls it, and answers from its result', async () => {
+	test('examples/ai-agent-sound-tool.json: the model gets the Sound_Search tool, calls it, and answers from its result [newest n8n line only]', async () => {
 		const { execution, run, items } = await runViaRest(
 			loadExample('ai-agent-sound-tool.json'),
 			"When clicking 'Execute workflow'",
@@ -830,15 +834,23 @@ describe('in a running n8n (REST API, as the editor uses it)', () => {
 				status: 'Error',
 				message: 'The service rejected this API key (401)',
 			});
-			// Sent twice, like every 401 in n8n (see the wrong-key run above); free.
+			// Sent twice: n8n's credential test re-sends a 401 (the node's own requests no longer
+			// do, see the wrong-key run above); free.
 			const refused = expect.objectContaining({
 				q: '',
 				status: 401,
 				outcome: 'unauthorized',
 				credits: 0,
 			});
-			expect(await requestsSeen()).toEqual([refused]);
+			expect(await requestsSeen()).toEqual([refused, refused]);
 			expectNoSecrets(JSON.stringify(result), 'the credential test answer');
 		});
+	});
+
+	describeFaultCases({
+		service: () => service,
+		search: (name, parameters) =>
+			runViaRest(searchWorkflow(`fault: ${name}`, [{}], parameters), 'Start'),
+		requestsSeen,
 	});
 });

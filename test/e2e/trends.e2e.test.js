@@ -17,6 +17,10 @@ const API_KEY = 'dummy-trigger-key-5e1f2a9c';
 const CREDENTIAL = { id: 'soundSearchDemo', name: 'Sound Search account' };
 const TRIGGER = 'Sound Trends';
 const MINUTE_POLL_TIMEOUT_MS = 80_000;
+// This file runs once per n8n line (jest.e2e.config.js). On the older line the trigger's cases that
+// poll on demand and the alert example run; the minute-long polling and restart case and the Data
+// Table example (n8n 1.123's Data Table node does not find by name a table its REST API just
+// created: an n8n difference, not the node's) are "[newest n8n line only]".
 
 /** @type {Awaited<ReturnType<typeof startReferenceService>>} */
 let service;
@@ -82,8 +86,7 @@ function triggerWorkflow(name, parameters) {
 
 /** Saves and activates a workflow (n8n polls the trigger once, at once). */
 async function activate(workflow) {
-	const created = await rest('POST', '/rest/workflows', workflow);
-	const { id, versionId } = created.body.data;
+	const { id, versionId } = await n8n.createWorkflowViaRest(rest, workflow);
 	expect((await rest('POST', `/rest/workflows/${id}/activate`, { versionId })).status).toBe(200);
 	return id;
 }
@@ -130,7 +133,7 @@ async function topSoundIds(q, count) {
 
 const soundIds = (/** @type {any[]} */ items) => items.map((item) => item.soundId);
 
-test('New Sound: polling by itself, exactly the new sounds come out, each once, across a restart', async () => {
+test('New Sound: polling by itself, exactly the new sounds come out, each once, across a restart [newest n8n line only]', async () => {
 	const id = await activate(
 		triggerWorkflow('new sounds', { keywords: 'trend alpha, trend beta', event: 'newSound' }),
 	);
@@ -267,7 +270,7 @@ test('examples/rising-sounds-alert.json: the rising sounds of its keywords go to
 	expect((await rest('POST', `/rest/workflows/${id}/deactivate`, {})).status).toBe(200);
 });
 
-test("examples/trend-history.json: daily post counts in a Data Table, the week's top risers in an XLSX", async () => {
+test("examples/trend-history.json: daily post counts in a Data Table, the week's top risers in an XLSX [newest n8n line only]", async () => {
 	await service.reset();
 	const { id: projectId } = (await rest('GET', '/rest/projects/personal')).body.data;
 	const columns = ['soundId', 'day', 'keyword', 'title'].map((name) => ({ name, type: 'string' }));
@@ -278,8 +281,8 @@ test("examples/trend-history.json: daily post counts in a Data Table, the week's
 	expect(table.status).toBe(200);
 	const runDay = async (/** @type {string} */ day) => {
 		const workflow = loadExample('trend-history.json', { outputFolder: filesDir, day });
-		const created = await rest('POST', '/rest/workflows', workflow);
-		const ran = await n8n.runWorkflowViaRest(rest, created.body.data.id, {
+		const { id } = await n8n.createWorkflowViaRest(rest, workflow);
+		const ran = await n8n.runWorkflowViaRest(rest, id, {
 			triggerNode: 'Every Day at 06:00',
 		});
 		expect(ran.execution.status).toBe('success');

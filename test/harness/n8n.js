@@ -1,6 +1,6 @@
 'use strict';
 
-// Drives the real, pinned n8n application (n8n-host/) from tests and scripts: install it once,
+// Drives a real, pinned n8n application (n8n-host/<line>/) from tests and scripts: install it once,
 // make throw-away user folders with the community package installed, run CLI commands
 // (import, execute) and a server (`n8n start`) and talk to its REST API as the owner.
 //
@@ -9,6 +9,10 @@
 // for this file). Every n8n process is started through a small supervisor (test/harness/supervisor.js) that
 // is the leader of its own process group: stopping kills the whole group (n8n and its task-runner
 // child), and the supervisor stops n8n on its own when this process dies (its IPC channel closes).
+//
+// Which n8n: the line named by N8N_LINE when this module is loaded (2.x by default, or 1.x; see
+// n8n-host/README.md). A jest project per line sets it (jest.e2e.config.js); a script that wants
+// both lines runs once per line.
 
 const { spawn, spawnSync } = require('node:child_process');
 const crypto = require('node:crypto');
@@ -22,7 +26,10 @@ const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const HOST_DIR = path.join(REPO_ROOT, 'n8n-host');
 const LIB_SH = path.join(HOST_DIR, 'lib.sh');
 const INSTALL_SH = path.join(HOST_DIR, 'install.sh');
-const N8N_BIN = path.join(REPO_ROOT, '.cache', 'n8n-host', 'node_modules', '.bin', 'n8n');
+const N8N_LINE = process.env.N8N_LINE || '2.x';
+/** Where the line is installed, from n8n_install_dir in lib.sh (one definition). */
+const INSTALL_DIR = path.resolve(libSh('n8n_install_dir'));
+const N8N_BIN = path.join(INSTALL_DIR, 'node_modules', '.bin', 'n8n');
 
 const CLI_TIMEOUT_MS = 120_000;
 const READY_TIMEOUT_MS = 60_000;
@@ -35,7 +42,31 @@ const LOG_TAIL_CHARS = 20_000;
 let installPromise;
 
 /**
- * Installs the pinned n8n (n8n-host/install.sh) unless already installed; runs the script at most
+ * Runs a function of n8n-host/lib.sh for this module's line and returns what it printed.
+ * @param {string} fn
+ * @returns {string}
+ */
+function libSh(fn) {
+	const result = spawnSync('bash', ['-c', 'source "$0" >&2 && "$1"', LIB_SH, fn], {
+		env: { ...process.env, N8N_LINE },
+		encoding: 'utf8',
+	});
+	if (result.status !== 0) throw new Error(`n8n-host/lib.sh ${fn} failed: ${result.stderr}`);
+	return result.stdout.trim();
+}
+
+/**
+ * The version of the installed n8n of this line (after ensureN8nInstalled).
+ * @returns {string}
+ */
+function n8nVersion() {
+	return JSON.parse(
+		fs.readFileSync(path.join(INSTALL_DIR, 'node_modules', 'n8n', 'package.json'), 'utf8'),
+	).version;
+}
+
+/**
+ * Installs this line's pinned n8n (n8n-host/install.sh <line>) unless already installed; runs the script at most
  * once per process. The first install on a machine takes about 4-5 minutes; afterwards well under
  * a second.
  * @returns {Promise<string>} path of the n8n executable
@@ -43,7 +74,9 @@ let installPromise;
 function ensureN8nInstalled() {
 	if (!installPromise) {
 		installPromise = new Promise((resolve, reject) => {
-			const child = spawn('bash', [INSTALL_SH], { stdio: ['ignore', 'inherit', 'inherit'] });
+			const child = spawn('bash', [INSTALL_SH, N8N_LINE], {
+				stdio: ['ignore', 'inherit', 'inherit'],
+			});
 			child.on('error', reject);
 			child.on('exit', (code, signal) => {
 				if (code === 0 && fs.existsSync(N8N_BIN)) resolve(N8N_BIN);
@@ -86,7 +119,7 @@ function getFreePort() {
  */
 function n8nEnv(userFolder, port, brokerPort, extra = {}) {
 	/** @type {Record<string, string | undefined>} */
-	const base = { ...process.env };
+	const base = { ...process.env, N8N_LINE };
 	delete base.NODE_ENV;
 	delete base.NODE_OPTIONS;
 	const result = spawnSync(
@@ -395,7 +428,26 @@ function nodeOutputItems(run, nodeName, { runIndex = 0, output = 0 } = {}) {
  */
 
 /**
- * `n8n start` on 127.0.0.1, resolved once GET /healthz/readiness answers 200 (or rejected
+ * Whether a starting n8n serves its REST API: /healthz/readiness answers 200 (n8n 1.x says so as
+ * soon as its database is migrated, before its REST routes exist) and so does GET /rest/settings.
+ * @param {string} url
+ * @returns {Promise<boolean>}
+ */
+async function isReady(url) {
+	for (const route of ['/healthz/readiness', '/rest/settings']) {
+		try {
+			const response = await fetch(url + route, { signal: AbortSignal.timeout(2_000) });
+			await response.arrayBuffer();
+			if (response.status !== 200) return false;
+		} catch {
+			return false; // not listening yet
+		}
+	}
+	return true;
+}
+
+/**
+ * `n8n start` on 127.0.0.1, resolved once GET /healthz/readiness and GET /rest/settings answer 200 (or rejected
  * after 60 s, the server then stopped). Ports default to free ones. Call stop() when done.
  * @param {string} userFolder
  * @param {{ port?: number, brokerPort?: number, env?: Record<string, string | undefined>,
@@ -440,14 +492,7 @@ async function startN8n(
 				`n8n start: ${url}/healthz/readiness not ready after ${readyTimeoutMs} ms\n${logs()}`,
 			);
 		}
-		try {
-			const response = await fetch(`${url}/healthz/readiness`, {
-				signal: AbortSignal.timeout(2_000),
-			});
-			if (response.status === 200) break;
-		} catch {
-			// not listening yet
-		}
+		if (await isReady(url)) break;
 		await new Promise((resolve) => setTimeout(resolve, 250));
 	}
 	const pid = await run.childPid;
@@ -560,8 +605,24 @@ async function testCredential(request, credential) {
 }
 
 /**
+ * Saves a workflow the way the editor does (POST /rest/workflows); n8n picks the id.
+ * @param {RestRequest} request from setupOwner
+ * @param {Record<string, any>} workflow
+ * @returns {Promise<{ id: string, versionId: string }>}
+ */
+async function createWorkflowViaRest(request, workflow) {
+	const { id: _ignored, ...fields } = workflow;
+	// n8n 1.x requires `active` (its column has no default); 2.x takes it too.
+	const response = await request('POST', '/rest/workflows', { active: false, ...fields });
+	if (response.status !== 200) {
+		throw new Error(`POST /rest/workflows: ${response.status} ${JSON.stringify(response.body)}`);
+	}
+	return { id: response.body.data.id, versionId: response.body.data.versionId };
+}
+
+/**
  * Runs a stored workflow like the editor's "Execute workflow" button (POST
- * /rest/workflows/:id/run with { triggerToStartFrom: { name } }) and polls
+ * /rest/workflows/:id/run with { workflowData, triggerToStartFrom: { name } }) and polls
  * GET /rest/executions/:executionId until it has finished.
  * @param {RestRequest} request from setupOwner
  * @param {string} workflowId
@@ -570,7 +631,15 @@ async function testCredential(request, credential) {
  *   parsed into the same shape as executeWorkflow's run.data ({ resultData: { runData, ... } })
  */
 async function runWorkflowViaRest(request, workflowId, { triggerNode, timeoutMs = 60_000 }) {
+	// n8n 1.x runs the workflow sent in the body (as its editor does); 2.x runs the stored one.
+	const stored = await request('GET', `/rest/workflows/${workflowId}`);
+	if (stored.status !== 200) {
+		throw new Error(
+			`GET /rest/workflows/${workflowId}: ${stored.status} ${JSON.stringify(stored.body)}`,
+		);
+	}
 	const started = await request('POST', `/rest/workflows/${workflowId}/run`, {
+		workflowData: stored.body.data,
 		triggerToStartFrom: { name: triggerNode },
 	});
 	const executionId = started.body?.data?.executionId;
@@ -583,13 +652,13 @@ async function runWorkflowViaRest(request, workflowId, { triggerNode, timeoutMs 
 	for (;;) {
 		const response = await request('GET', `/rest/executions/${executionId}`);
 		const execution = response.body?.data;
-		if (
+		const finished =
 			response.status === 200 &&
 			execution &&
-			!['new', 'running', 'waiting'].includes(execution.status)
-		) {
-			return { executionId, execution, run: parseExecutionData(execution.data) };
-		}
+			!['new', 'running', 'waiting'].includes(execution.status);
+		// Older n8n (1.85) can report an execution finished a moment before its data is saved.
+		const run = finished ? parseExecutionData(execution.data) : undefined;
+		if (run?.resultData) return { executionId, execution, run };
 		if (Date.now() > deadline) {
 			throw new Error(
 				`execution ${executionId} not finished after ${timeoutMs} ms: ${JSON.stringify(response.body)}`,
@@ -638,8 +707,11 @@ function parseExecutionData(data) {
 }
 
 module.exports = {
+	N8N_LINE,
 	N8N_BIN,
+	INSTALL_DIR,
 	HOST_DIR,
+	n8nVersion,
 	ensureN8nInstalled,
 	getFreePort,
 	n8nEnv,
@@ -654,6 +726,7 @@ module.exports = {
 	startN8n,
 	setupOwner,
 	testCredential,
+	createWorkflowViaRest,
 	runWorkflowViaRest,
 	parseExecutionData,
 };

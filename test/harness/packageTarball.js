@@ -2,7 +2,9 @@
 
 // Builds the package and packs it with `npm pack`, as it would be published: the real-n8n suites
 // install this tarball, so what users get from the registry is what is tested. Packed once per
-// process into .cache/pack/.
+// process into .cache/pack/, or once per test run: a tarball named by SOUND_SEARCH_TARBALL
+// (scripts/test.sh, the e2e globalSetup) is used as it is.
+//   node test/harness/packageTarball.js   # build, pack into .cache/pack/shared, print the path
 
 const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -13,24 +15,42 @@ const PACK_DIR = path.join(REPO_ROOT, '.cache', 'pack');
 let packed;
 
 /**
- * @returns {string} absolute path of n8n-nodes-sound-search-<version>.tgz
+ * @param {string} dir
+ * @returns {string} the tarball, built from the working tree and packed into dir
  */
-function packageTarball() {
-	if (packed) return packed;
-	const npx = (args) =>
-		execFileSync('npx', args, { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
-	npx(['n8n-node', 'build']);
-	fs.mkdirSync(PACK_DIR, { recursive: true });
-	// A folder of its own: another process packing at the same time must not delete this tarball.
-	const dir = fs.mkdtempSync(path.join(PACK_DIR, `${process.pid}-`));
-	process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+function buildAndPack(dir) {
+	execFileSync('npx', ['n8n-node', 'build'], {
+		cwd: REPO_ROOT,
+		stdio: ['ignore', 'pipe', 'inherit'],
+	});
 	const out = execFileSync('npm', ['pack', '--json', '--pack-destination', dir], {
 		cwd: REPO_ROOT,
 		stdio: ['ignore', 'pipe', 'inherit'],
 	});
 	const [{ filename }] = JSON.parse(out.toString());
-	packed = path.join(dir, path.basename(filename));
+	return path.join(dir, path.basename(filename));
+}
+
+/**
+ * @returns {string} absolute path of n8n-nodes-sound-search-<version>.tgz
+ */
+function packageTarball() {
+	const shared = process.env.SOUND_SEARCH_TARBALL;
+	if (shared && fs.existsSync(shared)) return shared;
+	if (packed) return packed;
+	fs.mkdirSync(PACK_DIR, { recursive: true });
+	// A folder of its own: another process packing at the same time must not delete this tarball.
+	const dir = fs.mkdtempSync(path.join(PACK_DIR, `${process.pid}-`));
+	process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+	packed = buildAndPack(dir);
 	return packed;
+}
+
+if (require.main === module) {
+	const dir = path.join(PACK_DIR, 'shared');
+	fs.rmSync(dir, { recursive: true, force: true });
+	fs.mkdirSync(dir, { recursive: true });
+	process.stdout.write(`${buildAndPack(dir)}\n`);
 }
 
 module.exports = { packageTarball, REPO_ROOT };

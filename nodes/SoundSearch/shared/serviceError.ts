@@ -1,14 +1,10 @@
-import { NodeApiError, type IDataObject, type JsonObject } from 'n8n-workflow';
+import { NodeApiError, type JsonObject } from 'n8n-workflow';
+import type { FailedCall } from './failedCall';
 import type { ErrorContext } from './failure';
 import { readCreditsCharged } from './searchPage';
 
-/** What is known of a call that got no usable answer. */
-export interface FailedCall {
-	status?: number;
-	headers?: IDataObject;
-	/** Network error code, such as ECONNREFUSED or ECONNABORTED (timeout). */
-	code?: string;
-}
+// Callers that still import the reading of a failed call from here keep working.
+export { failedCall, type FailedCall } from './failedCall';
 
 const STATUS_MESSAGES: Record<number, [string, string]> = {
 	401: [
@@ -30,14 +26,6 @@ const STATUS_MESSAGES: Record<number, [string, string]> = {
 };
 
 const TIMEOUT_CODES = new Set(['ECONNABORTED', 'ETIMEDOUT']);
-
-/** Reads status, headers and network code from an error thrown by an n8n HTTP helper. */
-export function failedCall(error: unknown): FailedCall {
-	const cause = (error as { cause?: unknown })?.cause ?? error;
-	const { response, code } = (cause ?? {}) as { response?: IDataObject; code?: string };
-	const status = typeof response?.status === 'number' ? response.status : undefined;
-	return { status, headers: response?.headers as IDataObject | undefined, code };
-}
 
 function describeCall({ status, code }: FailedCall): [string, string] {
 	if (status !== undefined && STATUS_MESSAGES[status]) return STATUS_MESSAGES[status];
