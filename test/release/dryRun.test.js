@@ -17,8 +17,14 @@ const GUARD_REFUSAL = 'Run `npm run release` to publish the package';
 function npm(args, extraEnv = {}) {
 	const env = { ...process.env };
 	for (const name of Object.keys(env)) {
-		if (/^(RELEASE_MODE|GITHUB_ACTIONS|NPM_TOKEN|NODE_AUTH_TOKEN|ACTIONS_ID_TOKEN_.*|NPM_ID_TOKEN)$/i.test(name)) delete env[name];
-		if (/^npm_config_(registry|dry_run|provenance|tag|_auth.*|.*:_auth.*)$/i.test(name)) delete env[name];
+		if (
+			/^(RELEASE_MODE|GITHUB_ACTIONS|NPM_TOKEN|NODE_AUTH_TOKEN|ACTIONS_ID_TOKEN_.*|NPM_ID_TOKEN)$/i.test(
+				name,
+			)
+		)
+			delete env[name];
+		if (/^npm_config_(registry|dry_run|provenance|tag|_auth.*|.*:_auth.*)$/i.test(name))
+			delete env[name];
 	}
 	// Jest sets NODE_ENV=test, which switches eslint-plugin-n8n-nodes-base's file-name rules to
 	// their own test fixtures' names (ast/utils/filename.js): lint would then fail on real files.
@@ -49,7 +55,10 @@ describe('the packed tarball', () => {
 	afterAll(() => unpacked && fs.rmSync(unpacked, { recursive: true, force: true }));
 
 	test('holds only dist/, package.json, README.md and LICENSE', () => {
-		const outside = entries.filter((entry) => !/^dist\//.test(entry) && !['package.json', 'README.md', 'LICENSE'].includes(entry));
+		const outside = entries.filter(
+			(entry) =>
+				!/^dist\//.test(entry) && !['package.json', 'README.md', 'LICENSE'].includes(entry),
+		);
 		expect(outside).toEqual([]);
 		expect(entries).toEqual(expect.arrayContaining(['package.json', 'README.md', 'LICENSE']));
 	});
@@ -62,7 +71,9 @@ describe('the packed tarball', () => {
 	test('holds no tests, sources, caches, examples or build state', () => {
 		const unwanted = entries.filter(
 			(entry) =>
-				/(^|\/)(test|tests|__tests__|sandbox|bench|examples|n8n-host|node_modules|\.cache|\.github)\//.test(entry) ||
+				/(^|\/)(test|tests|__tests__|sandbox|bench|examples|n8n-host|node_modules|\.cache|\.github)\//.test(
+					entry,
+				) ||
 				/\.test\.|\.spec\./.test(entry) ||
 				(/\.ts$/.test(entry) && !/\.d\.ts$/.test(entry)) ||
 				/\.tsbuildinfo$|\.tgz$/.test(entry),
@@ -77,8 +88,12 @@ describe('the packed tarball', () => {
 				const code = fs.readFileSync(path.join(unpacked, entry), 'utf8');
 				const modules = [...code.matchAll(/require\("([^"]+)"\)/g)].map((match) => match[1]);
 				return [
-					...modules.filter((name) => name !== 'n8n-workflow' && !name.startsWith('.')).map((name) => `${entry}: requires ${name}`),
-					...(/\bprocess\s*\.|\bglobalThis\b/.test(code) ? [`${entry}: touches process or globalThis`] : []),
+					...modules
+						.filter((name) => name !== 'n8n-workflow' && !name.startsWith('.'))
+						.map((name) => `${entry}: requires ${name}`),
+					...(/\bprocess\s*\.|\bglobalThis\b/.test(code)
+						? [`${entry}: touches process or globalThis`]
+						: []),
 				];
 			});
 		expect(problems).toEqual([]);

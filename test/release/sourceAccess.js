@@ -23,14 +23,17 @@ const RESTRICTED_GLOBALS = new Set([
 	'Bun',
 ]);
 
-const isAllowedModule = (specifier) => specifier.startsWith('./') || specifier.startsWith('../') || ALLOWED_MODULES.has(specifier);
+const isAllowedModule = (specifier) =>
+	specifier.startsWith('./') || specifier.startsWith('../') || ALLOWED_MODULES.has(specifier);
 
 /** `obj.process`, `{ process: 1 }`, `class { process() {} }`: a name, not the global. */
 function isPropertyName(node) {
 	const { parent } = node;
 	return (
 		(ts.isPropertyAccessExpression(parent) && parent.name === node) ||
-		((ts.isPropertyAssignment(parent) || ts.isMethodDeclaration(parent) || ts.isPropertyDeclaration(parent)) &&
+		((ts.isPropertyAssignment(parent) ||
+			ts.isMethodDeclaration(parent) ||
+			ts.isPropertyDeclaration(parent)) &&
 			parent.name === node)
 	);
 }
@@ -42,8 +45,15 @@ function isPropertyName(node) {
  */
 function accessProblems(source, file) {
 	const problems = [];
-	const sourceFile = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
-	const where = (node) => `${file}:${sourceFile.getLineAndCharacterOfPosition(node.getStart()).line + 1}`;
+	const sourceFile = ts.createSourceFile(
+		file,
+		source,
+		ts.ScriptTarget.Latest,
+		true,
+		ts.ScriptKind.TS,
+	);
+	const where = (node) =>
+		`${file}:${sourceFile.getLineAndCharacterOfPosition(node.getStart()).line + 1}`;
 	const visit = (node) => {
 		const specifier =
 			(ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier

@@ -19,11 +19,13 @@ function isTrigger(className, description, instance = {}) {
 /** @returns {string[]} the conventions a trigger node breaks; empty for a conforming one */
 function triggerProblems(description) {
 	const problems = [];
-	if (!/Trigger$/.test(description.name)) problems.push(`name "${description.name}" does not end with "Trigger"`);
+	if (!/Trigger$/.test(description.name))
+		problems.push(`name "${description.name}" does not end with "Trigger"`);
 	if (!String(description.displayName).includes('Trigger')) {
 		problems.push(`display name "${description.displayName}" does not contain "Trigger"`);
 	}
-	if (!Array.isArray(description.inputs) || description.inputs.length !== 0) problems.push('inputs is not []');
+	if (!Array.isArray(description.inputs) || description.inputs.length !== 0)
+		problems.push('inputs is not []');
 	if (description.usableAsTool) problems.push('usableAsTool is set (triggers cannot be AI tools)');
 	return problems;
 }

@@ -4,7 +4,14 @@
 // rule's checker is also shown to fail on a made-up counter-example.
 const fs = require('node:fs');
 const path = require('node:path');
-const { REPO_ROOT, pkg, sourceOf, registeredNodes, registeredCredentials, filesUnder } = require('./packageNodes.js');
+const {
+	REPO_ROOT,
+	pkg,
+	sourceOf,
+	registeredNodes,
+	registeredCredentials,
+	filesUnder,
+} = require('./packageNodes.js');
 const { uiTextProblems } = require('./uiText.js');
 const { accessProblems } = require('./sourceAccess.js');
 const { isTrigger, triggerProblems } = require('./triggerConventions.js');
@@ -17,14 +24,21 @@ describe('licence', () => {
 		expect(pkg.license).toBe('MIT');
 		const licence = read('LICENSE');
 		expect(licence).toMatch(/^MIT License\n/);
-		expect(licence).toContain('Permission is hereby granted, free of charge, to any person obtaining a copy');
+		expect(licence).toContain(
+			'Permission is hereby granted, free of charge, to any person obtaining a copy',
+		);
 		expect(licence).toContain('THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND');
 	});
 });
 
 describe('dependencies', () => {
 	test('none at run time, of any kind (lint only looks at "dependencies")', () => {
-		for (const field of ['dependencies', 'optionalDependencies', 'bundleDependencies', 'bundledDependencies']) {
+		for (const field of [
+			'dependencies',
+			'optionalDependencies',
+			'bundleDependencies',
+			'bundledDependencies',
+		]) {
 			expect([field, Object.keys(pkg[field] || {})]).toEqual([field, []]);
 		}
 	});
@@ -58,9 +72,11 @@ describe('package.json for the community-node repository', () => {
 		expect(pkg.author.email).toMatch(/@/);
 	});
 
-	test('strict lint runs n8n\'s own config, unchanged', () => {
+	test("strict lint runs n8n's own config, unchanged", () => {
 		const normalised = read('eslint.config.mjs').replace(/\s+/g, ' ').trim();
-		expect(normalised).toBe("import { config } from '@n8n/node-cli/eslint'; export default config;");
+		expect(normalised).toBe(
+			"import { config } from '@n8n/node-cli/eslint'; export default config;",
+		);
 	});
 });
 
@@ -73,7 +89,9 @@ describe('node and credential code', () => {
 	});
 
 	test('reaches no environment variable, file, process or module beyond n8n-workflow', () => {
-		const problems = sources.filter((file) => file.endsWith('.ts')).flatMap((file) => accessProblems(read(file), file));
+		const problems = sources
+			.filter((file) => file.endsWith('.ts'))
+			.flatMap((file) => accessProblems(read(file), file));
 		expect(problems).toEqual([]);
 	});
 
@@ -96,12 +114,13 @@ describe('node and credential code', () => {
 			"bad.ts:6: imports 'child_process'",
 			'bad.ts:7: uses globalThis',
 		]);
-		const fine = "import { sleep } from 'n8n-workflow';\nimport { a } from './a';\nconst s = 'process.env and fs'; // process\nconst o = { process: 1 }; o.process;";
+		const fine =
+			"import { sleep } from 'n8n-workflow';\nimport { a } from './a';\nconst s = 'process.env and fs'; // process\nconst o = { process: 1 }; o.process;";
 		expect(accessProblems(fine, 'fine.ts')).toEqual([]);
 	});
 });
 
-describe('UI text (UX guidelines: Title Case labels, Sentence case descriptions, "Whether", English)', () => {
+describe('UI text (UX guidelines: Title Case, Sentence case, "Whether", "e.g.", English)', () => {
 	test.each(registeredNodes().map(({ className, instance }) => [className, instance.description]))(
 		'node %s',
 		(className, description) => {
@@ -109,29 +128,50 @@ describe('UI text (UX guidelines: Title Case labels, Sentence case descriptions,
 		},
 	);
 
-	test.each(registeredCredentials().map(({ className, instance }) => [className, instance]))('credential %s', (className, credential) => {
-		expect(uiTextProblems(credential)).toEqual([]);
-	});
+	test.each(registeredCredentials().map(({ className, instance }) => [className, instance]))(
+		'credential %s',
+		(className, credential) => {
+			expect(uiTextProblems(credential)).toEqual([]);
+		},
+	);
 
 	test('the check reports each rule broken, including in collections and computed options', () => {
 		const problems = uiTextProblems({
 			displayName: 'Sound search',
 			description: 'searches sounds',
 			properties: [
-				{ displayName: 'Return All', name: 'returnAll', type: 'boolean', default: false, description: 'Return everything' },
+				{
+					displayName: 'Return All',
+					name: 'returnAll',
+					type: 'boolean',
+					default: false,
+					description: 'Return everything',
+				},
+				{ displayName: 'Query', name: 'query', type: 'string', default: '', placeholder: 'lofi' },
 				{
 					displayName: 'Options',
 					name: 'options',
 					type: 'collection',
 					default: {},
-					options: [{ displayName: 'Simplify', name: 'simplify', type: 'boolean', default: false, description: 'Flat items' }],
+					placeholder: 'add option',
+					options: [
+						{
+							displayName: 'Simplify',
+							name: 'simplify',
+							type: 'boolean',
+							default: false,
+							description: 'Flat items',
+						},
+					],
 				},
 				{
 					displayName: 'Platform',
 					name: 'platform',
 					type: 'options',
 					default: 'a',
-					options: [{ name: `Short-video ${'platform'}`, value: 'a', description: 'Plateforme vidéo' }],
+					options: [
+						{ name: `Short-video ${'platform'}`, value: 'a', description: 'Plateforme vidéo' },
+					],
 				},
 			],
 		});
@@ -139,6 +179,8 @@ describe('UI text (UX guidelines: Title Case labels, Sentence case descriptions,
 			'display name: label "Sound search" is not Title Case ("Sound Search")',
 			'node description: description does not start with a capital (Sentence case): "searches sounds"',
 			'Return All: boolean description does not start with "Whether": "Return everything"',
+			'Query: placeholder does not start with "e.g.": "lofi"',
+			'Options: label "add option" is not Title Case ("Add Option")',
 			'Options > Simplify: boolean description does not start with "Whether": "Flat items"',
 			'Platform > Short-video platform: dropdown title "Short-video platform" is not Title Case ("Short-Video Platform")',
 			'Platform > Short-video platform: description has characters outside English text: "Plateforme vidéo"',
@@ -150,13 +192,21 @@ describe('trigger nodes', () => {
 	test('every registered trigger follows the conventions; every other node is usable as a tool', () => {
 		for (const { className, instance } of registeredNodes()) {
 			const { description } = instance;
-			if (isTrigger(className, description, instance)) expect([className, triggerProblems(description)]).toEqual([className, []]);
+			if (isTrigger(className, description, instance))
+				expect([className, triggerProblems(description)]).toEqual([className, []]);
 			else expect([className, description.usableAsTool]).toEqual([className, true]);
 		}
 	});
 
 	test('the check tells a trigger by how n8n runs it, and reports each convention broken', () => {
-		const poller = { name: 'soundSearch', displayName: 'Sound Search', polling: true, inputs: ['main'], usableAsTool: true, group: ['input'] };
+		const poller = {
+			name: 'soundSearch',
+			displayName: 'Sound Search',
+			polling: true,
+			inputs: ['main'],
+			usableAsTool: true,
+			group: ['input'],
+		};
 		expect(isTrigger('SoundSearch', poller, {})).toBe(true);
 		expect(isTrigger('SoundSearch', { ...poller, polling: undefined }, { poll() {} })).toBe(true);
 		expect(isTrigger('SoundSearch', { ...poller, polling: undefined }, {})).toBe(false);
@@ -166,7 +216,13 @@ describe('trigger nodes', () => {
 			'inputs is not []',
 			'usableAsTool is set (triggers cannot be AI tools)',
 		]);
-		const conforming = { name: 'soundSearchTrigger', displayName: 'Sound Search Trigger', polling: true, inputs: [], group: ['trigger'] };
+		const conforming = {
+			name: 'soundSearchTrigger',
+			displayName: 'Sound Search Trigger',
+			polling: true,
+			inputs: [],
+			group: ['trigger'],
+		};
 		expect(triggerProblems(conforming)).toEqual([]);
 	});
 });
@@ -176,7 +232,15 @@ describe('documentation', () => {
 	const headings = readme.split('\n').filter((line) => /^##+ /.test(line));
 
 	test('the README covers install, credentials, usage, examples, compatibility and releasing', () => {
-		for (const heading of ['## Install in n8n', '## Credentials', '## Parameters', '## Output', '## Examples', '### Compatibility', '### Releasing']) {
+		for (const heading of [
+			'## Install in n8n',
+			'## Credentials',
+			'## Parameters',
+			'## Output',
+			'## Examples',
+			'### Compatibility',
+			'### Releasing',
+		]) {
 			expect(headings).toContain(heading);
 		}
 		expect(readme).toContain('(docs/verification.md)');
@@ -184,14 +248,18 @@ describe('documentation', () => {
 	});
 
 	test('the example workflows the README points to exist', () => {
-		const examples = fs.readdirSync(path.join(REPO_ROOT, 'examples')).filter((file) => file.endsWith('.json'));
+		const examples = fs
+			.readdirSync(path.join(REPO_ROOT, 'examples'))
+			.filter((file) => file.endsWith('.json'));
 		expect(examples.length).toBeGreaterThanOrEqual(3);
 		expect(readme).toContain('(examples/README.md)');
 	});
 
 	test('every check the checklist names exists', () => {
 		const checklist = read('docs/verification.md');
-		const named = [...checklist.matchAll(/`(test\/[\w/.-]+|scripts\/[\w/.-]+)`/g)].map((match) => match[1]);
+		const named = [...checklist.matchAll(/`(test\/[\w/.-]+|scripts\/[\w/.-]+)`/g)].map(
+			(match) => match[1],
+		);
 		expect(named.length).toBeGreaterThan(5);
 		expect(named.filter((file) => !fs.existsSync(path.join(REPO_ROOT, file)))).toEqual([]);
 	});
@@ -205,10 +273,14 @@ describe("@n8n/node-cli's release contract, which the publish workflow relies on
 	test('in GitHub Actions, n8n-node release publishes with provenance and RELEASE_MODE', () => {
 		const release = source('release.js');
 		expect(release).toMatch(/const isCI = Boolean\(process\.env\.GITHUB_ACTIONS\)/);
-		expect(release).toMatch(/runCommand\)\('npm', \['publish'\], \{[^}]*env: \{\s*RELEASE_MODE: 'true',\s*NPM_CONFIG_PROVENANCE: 'true',/);
+		expect(release).toMatch(
+			/runCommand\)\('npm', \['publish'\], \{[^}]*env: \{\s*RELEASE_MODE: 'true',\s*NPM_CONFIG_PROVENANCE: 'true',/,
+		);
 	});
 
 	test('n8n-node prerelease refuses to go on without RELEASE_MODE', () => {
-		expect(source('prerelease.js')).toMatch(/if \(!process\.env\.RELEASE_MODE\) \{\s*this\.log\([^;]*;\s*process\.exit\(1\);/);
+		expect(source('prerelease.js')).toMatch(
+			/if \(!process\.env\.RELEASE_MODE\) \{\s*this\.log\([^;]*;\s*process\.exit\(1\);/,
+		);
 	});
 });

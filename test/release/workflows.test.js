@@ -24,7 +24,10 @@ describe('actionlint', () => {
 	// Each broken copy differs from the real file by one edit, on the first line (comments aside)
 	// that holds the text; the linter must report it.
 	const edit = (text, from, to) =>
-		text.replace(new RegExp(`^([^#\\n]*?)${from.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'm'), `$1${to}`);
+		text.replace(
+			new RegExp(`^([^#\\n]*?)${from.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'm'),
+			`$1${to}`,
+		);
 	test.each([
 		[CI, 'runs-on: ubuntu-latest', 'runs_on: ubuntu-latest', 'syntax-check'],
 		[PUBLISH, 'needs: test', 'needs: tests', 'job-needs'],
@@ -64,7 +67,9 @@ describe('publish.yml', () => {
 	test('runs for version tags only', () => {
 		expect(publish.on).toEqual({ push: { tags: ['v*.*.*'] } });
 		// GitHub's filter glob: * matches any characters but "/".
-		const filter = new RegExp(`^${publish.on.push.tags[0].replace(/\./g, '\\.').replace(/\*/g, '[^/]*')}$`);
+		const filter = new RegExp(
+			`^${publish.on.push.tags[0].replace(/\./g, '\\.').replace(/\*/g, '[^/]*')}$`,
+		);
 		expect(['v0.1.0', 'v1.2.3', 'v1.0.0-rc.1'].filter((tag) => filter.test(tag))).toHaveLength(3);
 		expect(['0.1.0', 'v1', 'release-1.0.0'].filter((tag) => filter.test(tag))).toEqual([]);
 	});
@@ -80,7 +85,9 @@ describe('publish.yml', () => {
 	});
 
 	test('checks the tag, installs, then publishes through n8n-node release, in that order', () => {
-		const check = stepIndex(/node scripts\/check-release-tag\.js "\$GITHUB_REF_NAME" "\$GITHUB_REPOSITORY"/);
+		const check = stepIndex(
+			/node scripts\/check-release-tag\.js "\$GITHUB_REF_NAME" "\$GITHUB_REPOSITORY"/,
+		);
 		const install = stepIndex(/^bash scripts\/setup\.sh$/);
 		const release = stepIndex(/^\s*npm run release$/m);
 		expect(check).toBeGreaterThanOrEqual(0);
@@ -97,7 +104,9 @@ describe('publish.yml', () => {
 
 test('every run: script of both workflows is valid bash', () => {
 	const scripts = [ci, publish].flatMap((workflow) =>
-		Object.values(workflow.jobs).flatMap((job) => (job.steps || []).map((step) => step.run).filter(Boolean)),
+		Object.values(workflow.jobs).flatMap((job) =>
+			(job.steps || []).map((step) => step.run).filter(Boolean),
+		),
 	);
 	expect(scripts.length).toBeGreaterThanOrEqual(4);
 	for (const script of scripts) execFileSync('bash', ['-n'], { input: script });
