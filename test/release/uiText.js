@@ -36,9 +36,11 @@ function* texts(properties, where = '') {
 		if (property.hint !== undefined) yield { kind: 'text', at, text: property.hint };
 		for (const option of property.options || []) {
 			if (option.type !== undefined) yield* texts([option], `${at} > `);
-			else if (option.values !== undefined)
+			else if (option.values !== undefined) {
+				// A fixedCollection section: its own label, then its fields.
+				yield { kind: 'label', at: `${at} > ${option.displayName}`, text: option.displayName };
 				yield* texts(option.values, `${at} > ${option.displayName} > `);
-			else {
+			} else {
 				yield { kind: 'dropdown title', at: `${at} > ${option.name}`, text: option.name };
 				if (option.description !== undefined)
 					yield { kind: 'description', at: `${at} > ${option.name}`, text: option.description };
