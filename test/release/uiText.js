@@ -20,7 +20,8 @@ const ENGLISH_TEXT =
 function* texts(properties, where = '') {
 	for (const property of properties || []) {
 		const at = `${where}${property.displayName || property.name}`;
-		yield { kind: 'label', at, text: property.displayName };
+		// A notice's "display name" is the notice itself: body text in sentences, not a label.
+		yield { kind: property.type === 'notice' ? 'text' : 'label', at, text: property.displayName };
 		if (property.description !== undefined) {
 			yield {
 				kind: property.type === 'boolean' ? 'boolean description' : 'description',
