@@ -59,8 +59,6 @@ export class CallScheduler {
 
 	private readonly rateLimitWait = { waiting: 0, since: 0, spentMs: 0 };
 
-	/** Most calls this run had in flight at once. */
-	mostInFlight = 0;
 
 	constructor(private readonly settings: SchedulerSettings) {
 		this.limit = settings.maxInFlight;
@@ -150,7 +148,6 @@ export class CallScheduler {
 	private take(): number {
 		const seq = this.nextSeq++;
 		this.inFlight.add(seq);
-		this.mostInFlight = Math.max(this.mostInFlight, this.inFlight.size);
 		return seq;
 	}
 
