@@ -5,8 +5,7 @@
 // exactly the new (or, in another workflow, the rising) sounds come out, each once, also across a
 // restart of n8n. Activating a workflow makes n8n poll at once; that starts the polls the test does
 // not wait a minute for. Then the two trend examples: the rising sounds alert and the trend
-// history (n8n's Data Table, a spreadsheet of the week's top risers). On the newest n8n line only:
-// the tests drive n8n 2.x's REST API (publish and unpublish, Data Tables).
+// history (n8n's Data Table, a spreadsheet of the week's top risers).
 
 const fs = require('node:fs');
 const path = require('node:path');
@@ -162,7 +161,7 @@ test('New Sound: polling by itself, exactly the new sounds come out, each once, 
 	expect(soundIds(runs[1].items)).toEqual(await topSoundIds('trend beta', 1));
 });
 
-test('Rising Sound: sounds that grew past the thresholds come out once [newest n8n line only]', async () => {
+test('Rising Sound: sounds that grew past the thresholds come out once', async () => {
 	const keywords = 'trend gamma';
 	const day0 = await fetchAll(keywords);
 	const id = await activate(
@@ -237,7 +236,7 @@ async function growthBetween(
 
 const ALERT_KEYWORDS = ['lofi', 'rainy jazz', 'workout motivation'];
 
-test('examples/rising-sounds-alert.json: the rising sounds of its keywords go to a CSV file, once [newest n8n line only]', async () => {
+test('examples/rising-sounds-alert.json: the rising sounds of its keywords go to a CSV file, once', async () => {
 	await service.reset();
 	const workflow = JSON.parse(
 		fs
