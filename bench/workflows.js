@@ -10,7 +10,8 @@
 //   node    Webhook -> Sound Search (Return All) -> Summarize
 //   http    Webhook -> HTTP Request (pagination on nextCursor) -> Split Out (data.items) -> Summarize
 //   noop    Webhook -> No Operation (n8n's own floor: webhook + execution, no work)
-// plus the scale, credit-matrix and multi-keyword workflows below.
+// plus the scale, credit-matrix and multi-keyword workflows below; keywordScale.js builds those
+// of the keyword lists at service scale with the same collector and keyword chains.
 
 const crypto = require('node:crypto');
 
