@@ -31,7 +31,14 @@ const fastestOf = (runs) => runs.reduce((a, b) => (b.ms < a.ms ? b : a));
 /** What the figures say about a missed time ratio: n8n's CPU, the bound, the machine. */
 function ratioWhy(k, size) {
 	const busy = median(k.compare.filter((r) => r.keywords === size).map((r) => r.foreignCores));
-	const why = [`n8n CPU ${f2(ratioFor(k, size, 'n8nCpuMs'))}× that of (b)`];
+	const most = (v) =>
+		median(
+			k.compare.filter((r) => r.keywords === size && r.variant === v).map((r) => r.mostInFlight),
+		);
+	const why = [
+		`most calls in flight ${most('node')} against ${most('http')} for (b)`,
+		`n8n CPU ${f2(ratioFor(k, size, 'n8nCpuMs'))}× that of (b)`,
+	];
 	const top = fastestOf(k.sweep.filter((r) => !r.capped));
 	const def = sweepAt(k, false, k.defaultMaxInFlight);
 	if (size === k.big && def && top.ms < def.ms) {
