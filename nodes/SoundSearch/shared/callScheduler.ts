@@ -177,12 +177,13 @@ export class CallScheduler {
 		// Nothing of this run was in flight: the limit is not about calls at once (a quota, a rate
 		// per second) or the service is down, so the whole run holds off as asked.
 		if (serving === 0) this.pausedUntil = Math.max(this.pausedUntil, Date.now() + waitMs);
+		// The other refusals of a wave already handled say nothing new, and read late (once the
+		// calls before them have ended) they would count too few: only a new wave lowers the limit.
+		if (seq < this.lastDecreaseSeq) return;
 		this.limit = Math.max(1, Math.min(this.limit, serving));
 		this.successes = 0;
-		if (seq > this.lastDecreaseSeq) {
-			this.probeAfter = Math.min(this.probeAfter * 2, MAX_PROBE_AFTER);
-			this.lastDecreaseSeq = this.nextSeq;
-		}
+		this.probeAfter = Math.min(this.probeAfter * 2, MAX_PROBE_AFTER);
+		this.lastDecreaseSeq = this.nextSeq;
 	}
 
 	/** Starts queued calls while there is room; wakes itself when a pause ends. */

@@ -55,7 +55,7 @@ export const soundSearchFields: INodeProperties[] = [
 				name: 'maxInFlight',
 				type: 'number',
 				typeOptions: { minValue: 1, maxValue: 500 },
-				default: 64,
+				default: 96,
 				description:
 					'Most calls to the service at once in one run of this node, across all input items and pages. The node starts there and lowers it by itself when the service answers 429 (rate limited) or refuses connections, then raises it step by step. Set it to a limit you know your plan has. Taken from the first input item.',
 			},
