@@ -26,20 +26,19 @@ export function trendItems(
 ): INodeExecutionData[] {
 	const baselined = state.isBaselined(input.platform, input.query);
 	const items = pages.flatMap((page, index) =>
-		toSoundItems(page, index + 1, { ...input, simplify: input.simplify }, 0, false).map((item) => {
-			const json = item.json;
+		toSoundItems(page, index + 1, input, 0, false).flatMap(({ json }) => {
 			const soundId = String(json.soundId);
 			const prior = state.get(input.platform, soundId);
 			if (!prior) state.remember(input.platform, soundId, postCountOf(json), now);
 			const trend = trendFields(json, prior, now);
-			const emit = rules.manual || shouldEmit(rules, prior, baselined, trend);
-			if (emit && rules.event === 'risingSound' && !rules.manual)
-				state.markRisingEmitted(input.platform, soundId);
-			return emit ? withTrend(json, input, trend) : undefined;
+			if (!rules.manual && !shouldEmit(rules, prior, baselined, trend)) return [];
+			// A manual poll's working copy is never saved, so marking it there changes nothing.
+			if (rules.event === 'risingSound') state.markRisingEmitted(input.platform, soundId);
+			return [withTrend(json, input, trend)];
 		}),
 	);
 	state.markBaselined(input.platform, input.query);
-	return items.filter((item): item is INodeExecutionData => item !== undefined);
+	return items;
 }
 
 function shouldEmit(

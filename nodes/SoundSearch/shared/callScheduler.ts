@@ -59,7 +59,6 @@ export class CallScheduler {
 
 	private readonly rateLimitWait = { waiting: 0, since: 0, spentMs: 0 };
 
-
 	constructor(private readonly settings: SchedulerSettings) {
 		this.limit = settings.maxInFlight;
 		const cancel = () => this.stop(new RunStopped('The execution was cancelled'));

@@ -78,9 +78,15 @@ async function fetchPage(
 		const { outcome, release } = await search.scheduler.send(
 			async () => await search.send(request),
 		);
-		const step = nextStep(search, outcome, tries, inspect);
+		// An answer that came back as an error (available: false, wrong shape) stays one: the same
+		// request would get it again. A call that got no HTTP answer becomes a failed call.
+		const answer =
+			outcome instanceof Error && !(outcome instanceof ServiceAnswerError)
+				? { failed: failedCall(outcome) }
+				: outcome;
+		const step = nextStep(search, answer, tries, inspect);
 		if ('fail' in step) search.onFailure();
-		release(verdictOf(outcome));
+		release(verdictOf(answer));
 		if ('page' in step) return step.page;
 		if ('fail' in step) throw asNodeError(search.errors, step.fail);
 		if ('rateLimitWaitMs' in step) await search.scheduler.waitForRateLimit(step.rateLimitWaitMs);
@@ -90,13 +96,11 @@ async function fetchPage(
 
 function nextStep(
 	search: SearchCall,
-	outcome: SearchAnswer | Error,
+	answer: SearchAnswer | ServiceAnswerError,
 	tries: { refusals: number; failures: number },
 	inspect: (page: SearchPage) => void,
 ): Step {
-	// An answer that came back (available: false, wrong shape) would come back again.
-	if (outcome instanceof ServiceAnswerError) return { fail: outcome };
-	const answer = outcome instanceof Error ? { failed: failedCall(outcome) } : outcome;
+	if (answer instanceof ServiceAnswerError) return { fail: answer };
 	if ('page' in answer) {
 		try {
 			inspect(answer.page);
@@ -134,15 +138,9 @@ function pageRequest(
 	};
 }
 
-function verdictOf(outcome: SearchAnswer | Error): CallVerdict {
-	if (outcome instanceof ServiceAnswerError) return { kind: 'ok' };
-	const call: FailedCall | undefined =
-		outcome instanceof Error
-			? failedCall(outcome)
-			: 'failed' in outcome
-				? outcome.failed
-				: undefined;
-	if (call === undefined) return { kind: 'ok' };
+function verdictOf(answer: SearchAnswer | ServiceAnswerError): CallVerdict {
+	if (answer instanceof ServiceAnswerError || !('failed' in answer)) return { kind: 'ok' };
+	const call = answer.failed;
 	if (!isCongestion(call)) return { kind: 'neutral' };
 	return { kind: 'congested', waitMs: rateLimitDelayMs(call, 1) };
 }
