@@ -1,17 +1,53 @@
-/** Unit, engine and sandbox tests. The real-n8n suites have their own configs (see package.json). */
+/**
+ * Every test layer is a jest project; run one with `npx jest --selectProjects <name>`
+ * (Node 24 on PATH: `source scripts/node24.sh`). scripts/test.sh runs them one after the other.
+ *
+ *   unit               the scheduler, retry policy and error reading, alone
+ *   engine             the nodes through n8n-core's real engine, over HTTP to the reference service
+ *   reference-service  the reference service against the spec
+ *   release            GitHub workflows, the tag check, a release dry run, verification checks
+ *   e2e n8n 2.x / 1.x  the packed package in each pinned n8n line (n8n-host/), CLI and REST
+ *   queue              n8n in queue mode: Redis, PostgreSQL, a main and workers
+ *   editor             the n8n editor in headless Chromium (scripts/ensure-chromium.sh)
+ *
+ * Real-n8n layers start about 1 GB processes: run them with `-w 1` (scripts/test.sh does).
+ */
+const ts = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }] };
+const SECOND = 1000;
+
+function layer(displayName, folder, { timeoutS = 30, match = '*.test.{js,ts}', ...rest } = {}) {
+	return {
+		displayName,
+		rootDir: __dirname,
+		// test/ only: not dist/ (its package.json collides with the root one) nor .cache/ (n8n).
+		roots: ['<rootDir>/test'],
+		testEnvironment: 'node',
+		testMatch: [`<rootDir>/test/${folder}/**/${match}`],
+		transform: ts,
+		globals: { TEST_TIMEOUT_MS: timeoutS * SECOND, ...rest.globals },
+		setupFilesAfterEnv: ['<rootDir>/test/setup/timeout.js', ...(rest.setup ?? [])],
+		...(rest.globalSetup && { globalSetup: rest.globalSetup }),
+		slowTestThreshold: rest.slowS ?? 5,
+	};
+}
+
+const realN8n = { globalSetup: '<rootDir>/test/setup/packOnce.js', timeoutS: 180, slowS: 60 };
+
 module.exports = {
-	testEnvironment: 'node',
-	roots: ['<rootDir>/test'],
-	testMatch: ['**/*.test.ts', '**/*.test.js'],
-	// Suites that need a real n8n (and more), and the release checks (they build and pack), have
-	// their own configs: jest.<layer>.config.js.
-	testPathIgnorePatterns: [
-		'/node_modules/',
-		'/test/e2e/',
-		'/test/editor/',
-		'/test/queue/',
-		'/test/release/',
+	projects: [
+		layer('unit', 'unit'),
+		layer('engine', 'node'),
+		layer('reference-service', 'reference-service'),
+		layer('release', 'release', { timeoutS: 60 }),
+		...['2.x', '1.x'].map((line) =>
+			layer(`e2e n8n ${line}`, 'e2e', {
+				...realN8n,
+				match: '*.e2e.test.js',
+				globals: { N8N_LINE: line },
+				setup: ['<rootDir>/test/setup/n8nLine.js'],
+			}),
+		),
+		layer('queue', 'queue', { ...realN8n, timeoutS: 300, slowS: 120 }),
+		layer('editor', 'editor', { ...realN8n, timeoutS: 180 }),
 	],
-	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }] },
-	testTimeout: 30_000,
 };

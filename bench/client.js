@@ -9,8 +9,16 @@ const WEBHOOK_TIMEOUT_MS = 300_000;
 const PAGE_TIMEOUT_MS = 30_000;
 
 // Keep-alive agents (undici's default), one per role so the two never share sockets.
-const webhookAgent = new Agent({ connections: 16, headersTimeout: WEBHOOK_TIMEOUT_MS, bodyTimeout: WEBHOOK_TIMEOUT_MS });
-const floorAgent = new Agent({ connections: 64, headersTimeout: PAGE_TIMEOUT_MS, bodyTimeout: PAGE_TIMEOUT_MS });
+const webhookAgent = new Agent({
+	connections: 16,
+	headersTimeout: WEBHOOK_TIMEOUT_MS,
+	bodyTimeout: WEBHOOK_TIMEOUT_MS,
+});
+const floorAgent = new Agent({
+	connections: 64,
+	headersTimeout: PAGE_TIMEOUT_MS,
+	bodyTimeout: PAGE_TIMEOUT_MS,
+});
 
 /**
  * Calls a production webhook and waits for the whole answer.
@@ -53,7 +61,9 @@ async function fetchPage(serviceUrl, apiKey, platform, q, limit, cursor, newConn
 	});
 	const body = await response.body.json();
 	if (response.statusCode !== 200 || body?.success !== true) {
-		throw new Error(`floor: page answered ${response.statusCode} ${JSON.stringify(body).slice(0, 200)}`);
+		throw new Error(
+			`floor: page answered ${response.statusCode} ${JSON.stringify(body).slice(0, 200)}`,
+		);
 	}
 	return body;
 }
@@ -64,7 +74,15 @@ async function fetchPage(serviceUrl, apiKey, platform, q, limit, cursor, newConn
  * every page gets its own TCP connection (as n8n's request helper does), for comparison.
  * @returns {Promise<{ ms: number, items: number, pages: number }>}
  */
-async function floorReturnAll({ serviceUrl, apiKey, platform = 'shortvideo', q, pageSize, maxPages = 1000, newConnection = false }) {
+async function floorReturnAll({
+	serviceUrl,
+	apiKey,
+	platform = 'shortvideo',
+	q,
+	pageSize,
+	maxPages = 1000,
+	newConnection = false,
+}) {
 	const t0 = performance.now();
 	const sounds = [];
 	let cursor = null;
@@ -85,7 +103,9 @@ async function floorReturnAll({ serviceUrl, apiKey, platform = 'shortvideo', q, 
  */
 async function floorKeywords({ serviceUrl, apiKey, platform = 'shortvideo', keywords, limit }) {
 	const t0 = performance.now();
-	const bodies = await Promise.all(keywords.map((q) => fetchPage(serviceUrl, apiKey, platform, q, limit, null)));
+	const bodies = await Promise.all(
+		keywords.map((q) => fetchPage(serviceUrl, apiKey, platform, q, limit, null)),
+	);
 	const sounds = [];
 	for (const body of bodies) for (const item of body.data.items) sounds.push(item);
 	return { ms: performance.now() - t0, items: sounds.length, pages: bodies.length };

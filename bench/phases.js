@@ -8,7 +8,7 @@
 const { callWebhook, floorReturnAll, floorKeywords } = require('./client');
 const system = require('./system');
 const { summarize } = require('./stats');
-const { describeQuery, normalizeQuery } = require('../sandbox/catalogue');
+const { describeQuery, normalizeQuery } = require('../reference-service/catalogue');
 
 const SERVICE_PAGE_CAP = 50;
 
@@ -35,14 +35,23 @@ async function ledgerSummary(service) {
 		outcomes[r.outcome] = (outcomes[r.outcome] ?? 0) + 1;
 		servedItems += r.itemCount ?? 0;
 	}
-	return { calls: totals.requests, credits: totals.creditsCharged, outcomes, servedItems, mostInFlight: capacity?.mostInFlight };
+	return {
+		calls: totals.requests,
+		credits: totals.creditsCharged,
+		outcomes,
+		servedItems,
+		mostInFlight: capacity?.mostInFlight,
+	};
 }
 
 const scaleQuery = (size) => `scale ${size}`;
 
 /** Catalogue overrides of the timing service (re-applied after each reset, which clears them). */
 async function prepareServices(ctx) {
-	const overrides = [{ query: ctx.pagesQuery, total: ctx.pages * ctx.pageSize }, ...ctx.options.scaleSizes.map((size) => ({ query: scaleQuery(size), total: size }))];
+	const overrides = [
+		{ query: ctx.pagesQuery, total: ctx.pages * ctx.pageSize },
+		...ctx.options.scaleSizes.map((size) => ({ query: scaleQuery(size), total: size })),
+	];
 	ctx.resetTiming = async () => {
 		await ctx.timing.reset();
 		for (const o of overrides) await ctx.timing.setCatalogue(o);
@@ -78,12 +87,21 @@ async function timedRun(ctx, variant) {
 	let items;
 	let unique;
 	if (variant === 'floor' || variant === 'floor-new') {
-		const r = await floorReturnAll({ serviceUrl: ctx.timing.url, apiKey: ctx.apiKey, q: ctx.pagesQuery, pageSize: ctx.pageSize, newConnection: variant === 'floor-new' });
+		const r = await floorReturnAll({
+			serviceUrl: ctx.timing.url,
+			apiKey: ctx.apiKey,
+			q: ctx.pagesQuery,
+			pageSize: ctx.pageSize,
+			newConnection: variant === 'floor-new',
+		});
 		({ ms, items } = r);
 		unique = items;
 	} else {
 		const r = await callWebhook(webhookUrl(ctx, variant));
-		assert(r.status === 200, `${variant}: webhook answered ${r.status} ${JSON.stringify(r.json).slice(0, 300)}`);
+		assert(
+			r.status === 200,
+			`${variant}: webhook answered ${r.status} ${JSON.stringify(r.json).slice(0, 300)}`,
+		);
 		ms = r.ms;
 		items = r.json.count_soundId;
 		unique = r.json.unique_count_soundId;
@@ -97,15 +115,32 @@ async function timedRun(ctx, variant) {
 	if (variant === 'noop') {
 		assert(ledger.calls === 0, `noop made ${ledger.calls} calls`);
 	} else {
-		assert(items === expected && unique === expected, `${variant}: ${items} items (${unique} distinct), expected ${expected}`);
-		assert(ledger.calls === ctx.pages && ledger.outcomes.ok === ctx.pages, `${variant}: ${JSON.stringify(ledger)}, expected ${ctx.pages} fresh calls`);
+		assert(
+			items === expected && unique === expected,
+			`${variant}: ${items} items (${unique} distinct), expected ${expected}`,
+		);
+		assert(
+			ledger.calls === ctx.pages && ledger.outcomes.ok === ctx.pages,
+			`${variant}: ${JSON.stringify(ledger)}, expected ${ctx.pages} fresh calls`,
+		);
 	}
-	return { variant, ms, n8nCpuMs, serviceCpuMs, clientCpuMs, calls: ledger.calls, credits: ledger.credits, items: items ?? 0 };
+	return {
+		variant,
+		ms,
+		n8nCpuMs,
+		serviceCpuMs,
+		clientCpuMs,
+		calls: ledger.calls,
+		credits: ledger.credits,
+		items: items ?? 0,
+	};
 }
 
 async function timePhase(ctx) {
 	const { rounds, warmup } = ctx.options;
-	ctx.log(`time: warm-up ${warmup} rounds, then ${rounds} interleaved rounds of ${TIME_VARIANTS.join(', ')}`);
+	ctx.log(
+		`time: warm-up ${warmup} rounds, then ${rounds} interleaved rounds of ${TIME_VARIANTS.join(', ')}`,
+	);
 	for (let w = 0; w < warmup; w++) {
 		checkDeadline(ctx);
 		for (const v of rotate(TIME_VARIANTS, w)) await timedRun(ctx, v);
@@ -116,14 +151,28 @@ async function timePhase(ctx) {
 	for (let r = 0; r < rounds; r++) {
 		checkDeadline(ctx);
 		const order = rotate(TIME_VARIANTS, r);
-		for (const [position, v] of order.entries()) runs.push({ round: r + 1, position: position + 1, ...(await timedRun(ctx, v)) });
+		for (const [position, v] of order.entries())
+			runs.push({ round: r + 1, position: position + 1, ...(await timedRun(ctx, v)) });
 		if ((r + 1) % 10 === 0 || r + 1 === rounds) {
 			const byV = (v) => runs.filter((x) => x.variant === v).map((x) => x.ms);
-			ctx.log(`time: round ${r + 1}/${rounds}: medians ${TIME_VARIANTS.map((v) => `${v} ${summarize(byV(v)).median.toFixed(0)} ms`).join(', ')}`);
+			ctx.log(
+				`time: round ${r + 1}/${rounds}: medians ${TIME_VARIANTS.map((v) => `${v} ${summarize(byV(v)).median.toFixed(0)} ms`).join(', ')}`,
+			);
 		}
 	}
 	const cpu = meter.stop();
-	return { variants: TIME_VARIANTS, pages: ctx.pages, pageSize: ctx.pageSize, query: ctx.pagesQuery, rounds, warmup, runs, cpu, loadBefore, loadAfter: system.loadavg() };
+	return {
+		variants: TIME_VARIANTS,
+		pages: ctx.pages,
+		pageSize: ctx.pageSize,
+		query: ctx.pagesQuery,
+		rounds,
+		warmup,
+		runs,
+		cpu,
+		loadBefore,
+		loadAfter: system.loadavg(),
+	};
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -141,22 +190,36 @@ async function scaleRun(ctx, variant, size) {
 	let items;
 	let unique;
 	if (variant === 'floor') {
-		const r = await floorReturnAll({ serviceUrl: ctx.timing.url, apiKey: ctx.apiKey, q, pageSize: SERVICE_PAGE_CAP, maxPages: 1000 });
+		const r = await floorReturnAll({
+			serviceUrl: ctx.timing.url,
+			apiKey: ctx.apiKey,
+			q,
+			pageSize: SERVICE_PAGE_CAP,
+			maxPages: 1000,
+		});
 		({ ms, items } = r);
 		unique = items;
 	} else {
 		const r = await callWebhook(webhookUrl(ctx, variant, { q }));
-		assert(r.status === 200, `${variant} ${size}: webhook answered ${r.status} ${JSON.stringify(r.json).slice(0, 300)}`);
+		assert(
+			r.status === 200,
+			`${variant} ${size}: webhook answered ${r.status} ${JSON.stringify(r.json).slice(0, 300)}`,
+		);
 		ms = r.ms;
 		items = r.json.count_soundId;
 		unique = r.json.unique_count_soundId;
 	}
 	const n8nCpuMs = (n8nCpuSeconds(ctx) - n8nCpu0) * 1000;
 	const after = system.memory(ctx.n8nPid);
-	const runnerHwmKb = runnerPids.map((pid) => system.memory(pid)?.hwmKb ?? 0).reduce((a, b) => a + b, 0);
+	const runnerHwmKb = runnerPids
+		.map((pid) => system.memory(pid)?.hwmKb ?? 0)
+		.reduce((a, b) => a + b, 0);
 	const ledger = await ledgerSummary(ctx.timing);
 	await ctx.resetTiming();
-	assert(items === size && unique === size, `${variant} ${size}: ${items} items (${unique} distinct)`);
+	assert(
+		items === size && unique === size,
+		`${variant} ${size}: ${items} items (${unique} distinct)`,
+	);
 	assert(ledger.calls === pages, `${variant} ${size}: ${ledger.calls} calls, expected ${pages}`);
 	return {
 		variant,
@@ -178,7 +241,9 @@ async function scaleRun(ctx, variant, size) {
 async function scalePhase(ctx) {
 	const { scaleSizes, scaleReps } = ctx.options;
 	const variants = ['scale-node', 'scale-http', 'floor'];
-	ctx.log(`scale: sizes ${scaleSizes.join(', ')}, ${scaleReps} repetition(s), variants ${variants.join(', ')}`);
+	ctx.log(
+		`scale: sizes ${scaleSizes.join(', ')}, ${scaleReps} repetition(s), variants ${variants.join(', ')}`,
+	);
 	// One untimed 1,000 run of each n8n variant: the workflows' first production runs.
 	for (const v of variants) await scaleRun(ctx, v, scaleSizes[0]);
 	const meter = system.foreignCpuMeter();
@@ -190,12 +255,20 @@ async function scalePhase(ctx) {
 				const run = await scaleRun(ctx, v, size);
 				runs.push({ rep: rep + 1, ...run });
 				if (v !== 'floor') {
-					ctx.log(`scale: ${v} ${size}: ${run.ms.toFixed(0)} ms, peak ${(run.peakKb / 1024).toFixed(0)} MiB (before ${(run.rssBeforeKb / 1024).toFixed(0)} MiB)`);
+					ctx.log(
+						`scale: ${v} ${size}: ${run.ms.toFixed(0)} ms, peak ${(run.peakKb / 1024).toFixed(0)} MiB (before ${(run.rssBeforeKb / 1024).toFixed(0)} MiB)`,
+					);
 				}
 			}
 		}
 	}
-	return { sizes: scaleSizes, reps: scaleReps, pageSize: SERVICE_PAGE_CAP, runs, cpu: meter.stop() };
+	return {
+		sizes: scaleSizes,
+		reps: scaleReps,
+		pageSize: SERVICE_PAGE_CAP,
+		runs,
+		cpu: meter.stop(),
+	};
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -235,11 +308,15 @@ async function creditsPhase(ctx) {
 			checkDeadline(ctx);
 			await ctx.billing.reset();
 			await ctx.billing.setCatalogue({ query: q, total: T });
-			const key = limit === Infinity ? `credits-all-${config.platform}` : `credits-limit-${config.platform}`;
+			const key =
+				limit === Infinity ? `credits-all-${config.platform}` : `credits-limit-${config.platform}`;
 			const query = { q, pageSize: String(P) };
 			if (limit !== Infinity) query.limit = String(limit);
 			const r = await callWebhook(webhookUrl(ctx, key, query));
-			assert(r.status === 200, `credits ${label}: webhook answered ${r.status} ${JSON.stringify(r.json).slice(0, 300)}`);
+			assert(
+				r.status === 200,
+				`credits ${label}: webhook answered ${r.status} ${JSON.stringify(r.json).slice(0, 300)}`,
+			);
 			const ledger = await ledgerSummary(ctx.billing);
 			const expectedItems = Math.min(limit, T);
 			const minCalls = minimumCalls(limit, T, P);
@@ -260,12 +337,17 @@ async function creditsPhase(ctx) {
 				outcomes: ledger.outcomes,
 				ms: r.ms,
 			};
-			assert(c.itemsOut === expectedItems && c.distinct === expectedItems, `credits ${config.platform} ${label}: ${c.itemsOut} items, expected ${expectedItems}`);
+			assert(
+				c.itemsOut === expectedItems && c.distinct === expectedItems,
+				`credits ${config.platform} ${label}: ${c.itemsOut} items, expected ${expectedItems}`,
+			);
 			cases.push(c);
 		}
 	}
 	await ctx.billing.reset();
-	ctx.log(`credits: ${cases.filter((c) => c.credits === c.minCredits).length}/${cases.length} cases at the minimum`);
+	ctx.log(
+		`credits: ${cases.filter((c) => c.credits === c.minCredits).length}/${cases.length} cases at the minimum`,
+	);
 	return { cases, cap: SERVICE_PAGE_CAP, query: q };
 }
 
@@ -273,40 +355,109 @@ async function creditsPhase(ctx) {
 // Several input items: 50 keywords, one search each (Limit 50: one page).
 
 const KEYWORDS = [
-	'lofi', 'jazz', 'chill', 'ambient', 'piano', 'guitar', 'synthwave', 'house', 'techno', 'trap',
-	'drill', 'afrobeat', 'reggaeton', 'kpop', 'country', 'folk', 'blues', 'soul', 'funk', 'disco',
-	'metal', 'punk', 'indie', 'opera', 'orchestral', 'cinematic', 'epic', 'happy', 'sad', 'romantic',
-	'workout', 'study', 'sleep', 'rain', 'ocean', 'birds', 'coffee shop', 'summer', 'winter', 'party',
-	'wedding', 'birthday', 'christmas', 'halloween', 'meme', 'viral dance', 'slowed reverb', 'sped up', 'acoustic', 'remix',
+	'lofi',
+	'jazz',
+	'chill',
+	'ambient',
+	'piano',
+	'guitar',
+	'synthwave',
+	'house',
+	'techno',
+	'trap',
+	'drill',
+	'afrobeat',
+	'reggaeton',
+	'kpop',
+	'country',
+	'folk',
+	'blues',
+	'soul',
+	'funk',
+	'disco',
+	'metal',
+	'punk',
+	'indie',
+	'opera',
+	'orchestral',
+	'cinematic',
+	'epic',
+	'happy',
+	'sad',
+	'romantic',
+	'workout',
+	'study',
+	'sleep',
+	'rain',
+	'ocean',
+	'birds',
+	'coffee shop',
+	'summer',
+	'winter',
+	'party',
+	'wedding',
+	'birthday',
+	'christmas',
+	'halloween',
+	'meme',
+	'viral dance',
+	'slowed reverb',
+	'sped up',
+	'acoustic',
+	'remix',
 ];
 const KEYWORD_LIMIT = 50;
 
 function expectedKeywordItems(keywords, limit = KEYWORD_LIMIT) {
-	return keywords.reduce((sum, k) => sum + Math.min(limit, describeQuery('shortvideo', normalizeQuery(k), new Map()).total), 0);
+	return keywords.reduce(
+		(sum, k) =>
+			sum + Math.min(limit, describeQuery('shortvideo', normalizeQuery(k), new Map()).total),
+		0,
+	);
 }
 
 async function keywordRun(ctx, variant, keywords) {
 	let ms;
 	let items;
 	if (variant === 'floor') {
-		const r = await floorKeywords({ serviceUrl: ctx.billing.url, apiKey: ctx.apiKey, keywords, limit: KEYWORD_LIMIT });
+		const r = await floorKeywords({
+			serviceUrl: ctx.billing.url,
+			apiKey: ctx.apiKey,
+			keywords,
+			limit: KEYWORD_LIMIT,
+		});
 		({ ms, items } = r);
 	} else {
-		const r = await callWebhook(webhookUrl(ctx, `keywords-${variant}`), { method: 'POST', body: { keywords } });
-		assert(r.status === 200, `keywords ${variant}: webhook answered ${r.status} ${JSON.stringify(r.json).slice(0, 300)}`);
+		const r = await callWebhook(webhookUrl(ctx, `keywords-${variant}`), {
+			method: 'POST',
+			body: { keywords },
+		});
+		assert(
+			r.status === 200,
+			`keywords ${variant}: webhook answered ${r.status} ${JSON.stringify(r.json).slice(0, 300)}`,
+		);
 		ms = r.ms;
 		items = r.json.count_soundId;
 	}
 	const ledger = await ledgerSummary(ctx.billing);
 	const expected = expectedKeywordItems(keywords);
 	assert(items === expected, `keywords ${variant}: ${items} items, expected ${expected}`);
-	return { variant, keywords: keywords.length, distinctKeywords: new Set(keywords.map(normalizeQuery)).size, ms, items, ...ledger };
+	return {
+		variant,
+		keywords: keywords.length,
+		distinctKeywords: new Set(keywords.map(normalizeQuery)).size,
+		ms,
+		items,
+		...ledger,
+	};
 }
 
 async function keywordsPhase(ctx) {
 	const rounds = ctx.options.keywordRounds;
 	const variants = ['node', 'http', 'floor'];
-	ctx.log(`keywords: ${KEYWORDS.length} distinct keywords, ${rounds} interleaved rounds; then repeats`);
+	ctx.log(
+		`keywords: ${KEYWORDS.length} distinct keywords, ${rounds} interleaved rounds; then repeats`,
+	);
 	// Warm-up (untimed) of both workflows.
 	for (const v of variants) {
 		await ctx.billing.reset();
@@ -335,13 +486,29 @@ async function keywordsPhase(ctx) {
 		await ctx.billing.reset();
 		const cold = await keywordRun(ctx, v, KEYWORDS);
 		const warm = await keywordRun(ctx, v, KEYWORDS); // ledger not reset: subtract the cold run
-		repeats.push({ case: 'same 50 keywords again within the cache window', ...warm, calls: warm.calls - cold.calls, credits: warm.credits - cold.credits, outcomes: subtractOutcomes(warm.outcomes, cold.outcomes), minCredits: 0, coldMs: cold.ms });
+		repeats.push({
+			case: 'same 50 keywords again within the cache window',
+			...warm,
+			calls: warm.calls - cold.calls,
+			credits: warm.credits - cold.credits,
+			outcomes: subtractOutcomes(warm.outcomes, cold.outcomes),
+			minCredits: 0,
+			coldMs: cold.ms,
+		});
 		await ctx.billing.reset();
 		const dup = await keywordRun(ctx, v, duplicated);
 		repeats.push({ case: '10 keywords x 5 in one run', ...dup, minCredits: ten.length });
 	}
 	await ctx.billing.reset();
-	return { keywords: KEYWORDS, limit: KEYWORD_LIMIT, rounds, distinct, repeats, cpu, minCreditsDistinct: KEYWORDS.length };
+	return {
+		keywords: KEYWORDS,
+		limit: KEYWORD_LIMIT,
+		rounds,
+		distinct,
+		repeats,
+		cpu,
+		minCreditsDistinct: KEYWORDS.length,
+	};
 }
 
 function subtractOutcomes(after, before) {
@@ -377,15 +544,24 @@ async function profilePhase(ctx, session, profileScenarios) {
 	const times = ctx.options.quick ? 3 : 10;
 	const run = (variant) => async () => {
 		const r = await callWebhook(webhookUrl(ctx, variant));
-		const ok = r.status === 200 && (variant === 'noop' || r.json.count_soundId === ctx.pages * ctx.pageSize);
+		const ok =
+			r.status === 200 && (variant === 'noop' || r.json.count_soundId === ctx.pages * ctx.pageSize);
 		assert(ok, `profile ${variant}: ${r.status} ${JSON.stringify(r.json).slice(0, 200)}`);
 	};
 	const keywords = (variant) => async () => {
 		await ctx.billing.reset(); // cold cache, as in the timed keyword runs
-		const r = await callWebhook(webhookUrl(ctx, `keywords-${variant}`), { method: 'POST', body: { keywords: KEYWORDS } });
-		assert(r.status === 200 && r.json.count_soundId === expectedKeywordItems(KEYWORDS), `profile keywords-${variant}: ${r.status}`);
+		const r = await callWebhook(webhookUrl(ctx, `keywords-${variant}`), {
+			method: 'POST',
+			body: { keywords: KEYWORDS },
+		});
+		assert(
+			r.status === 200 && r.json.count_soundId === expectedKeywordItems(KEYWORDS),
+			`profile keywords-${variant}: ${r.status}`,
+		);
 	};
-	ctx.log(`profile: ${times} runs each of node, http, noop, keywords-node, keywords-http under the V8 sampling profiler`);
+	ctx.log(
+		`profile: ${times} runs each of node, http, noop, keywords-node, keywords-http under the V8 sampling profiler`,
+	);
 	const result = await profileScenarios(session, [
 		{ label: 'node', times, run: run('node') },
 		{ label: 'http', times, run: run('http') },
@@ -405,7 +581,9 @@ async function memoryPhase(ctx, session, measureHeap) {
 	const { scaleSizes } = ctx.options;
 	const reps = ctx.options.quick ? 1 : 2;
 	const variants = ['scale-node', 'scale-http'];
-	ctx.log(`memory: JS heap of n8n during Return All of ${scaleSizes.join(', ')} sounds, ${reps} repetition(s)`);
+	ctx.log(
+		`memory: JS heap of n8n during Return All of ${scaleSizes.join(', ')} sounds, ${reps} repetition(s)`,
+	);
 	const runs = [];
 	// One unrecorded run of each variant first: the first run under the heap profiler also
 	// allocates for one-time work (expression compilation, code caches).
@@ -419,14 +597,27 @@ async function memoryPhase(ctx, session, measureHeap) {
 				let json;
 				const heap = await measureHeap(session, async () => {
 					const r = await callWebhook(webhookUrl(ctx, v, { q }));
-					assert(r.status === 200, `memory ${v} ${size}: ${r.status} ${JSON.stringify(r.json).slice(0, 200)}`);
+					assert(
+						r.status === 200,
+						`memory ${v} ${size}: ${r.status} ${JSON.stringify(r.json).slice(0, 200)}`,
+					);
 					json = r.json;
 				});
 				const after = system.memory(ctx.n8nPid);
-				assert(json.count_soundId === size && json.unique_count_soundId === size, `memory ${v} ${size}: ${json.count_soundId} items`);
+				assert(
+					json.count_soundId === size && json.unique_count_soundId === size,
+					`memory ${v} ${size}: ${json.count_soundId} items`,
+				);
 				await ctx.resetTiming();
 				if (rep < 0) continue;
-				runs.push({ rep: rep + 1, variant: v, size, ...heap, rssBeforeKb: before.rssKb, peakRssKb: after.hwmKb });
+				runs.push({
+					rep: rep + 1,
+					variant: v,
+					size,
+					...heap,
+					rssBeforeKb: before.rssKb,
+					peakRssKb: after.hwmKb,
+				});
 				ctx.log(
 					`memory: ${v} ${size}: allocated ${(heap.allocatedKb / 1024).toFixed(1)} MiB, held at once +${((heap.peakUsedKb - heap.baseUsedKb) / 1024).toFixed(1)} MiB over ${(heap.baseUsedKb / 1024).toFixed(0)} MiB`,
 				);

@@ -14,7 +14,9 @@ async function openInspector(pid, port) {
 	const deadline = Date.now() + OPEN_TIMEOUT_MS;
 	for (let i = 0; i < 200 && Date.now() < deadline; i++) {
 		try {
-			const res = await fetch(`http://127.0.0.1:${port}/json/list`, { signal: AbortSignal.timeout(1000) });
+			const res = await fetch(`http://127.0.0.1:${port}/json/list`, {
+				signal: AbortSignal.timeout(1000),
+			});
 			const list = await res.json();
 			const target = list.find((t) => t.webSocketDebuggerUrl);
 			if (target) return target.webSocketDebuggerUrl;
@@ -31,7 +33,10 @@ function connect(url) {
 		const ws = new WebSocket(url);
 		let nextId = 1;
 		const pending = new Map();
-		const timer = setTimeout(() => reject(new Error('inspector websocket did not open')), OPEN_TIMEOUT_MS);
+		const timer = setTimeout(
+			() => reject(new Error('inspector websocket did not open')),
+			OPEN_TIMEOUT_MS,
+		);
 		ws.addEventListener('open', () => {
 			clearTimeout(timer);
 			resolve({
@@ -39,7 +44,10 @@ function connect(url) {
 					const id = nextId++;
 					ws.send(JSON.stringify({ id, method, params }));
 					return new Promise((res, rej) => {
-						const t = setTimeout(() => rej(new Error(`inspector ${method} timed out`)), WS_TIMEOUT_MS);
+						const t = setTimeout(
+							() => rej(new Error(`inspector ${method} timed out`)),
+							WS_TIMEOUT_MS,
+						);
 						pending.set(id, (msg) => {
 							clearTimeout(t);
 							if (msg.error) rej(new Error(`inspector ${method}: ${JSON.stringify(msg.error)}`));
@@ -72,18 +80,27 @@ function bucketOf(url, functionName) {
 	}
 	if (url.startsWith('node:')) {
 		const mod = url.slice(5).replace(/^internal\//, '');
-		if (/^(_http|http|https|net|stream|internal\/streams|dns|tls|url|zlib|timers|events|buffer)/.test(mod) || /^(streams|timers|url|http|net)/.test(mod)) {
+		if (
+			/^(_http|http|https|net|stream|internal\/streams|dns|tls|url|zlib|timers|events|buffer)/.test(
+				mod,
+			) ||
+			/^(streams|timers|url|http|net)/.test(mod)
+		) {
 			return 'Node.js core: http/net/streams/timers';
 		}
 		if (/^crypto/.test(mod)) return 'Node.js core: crypto';
 		return 'Node.js core: other';
 	}
-	if (url.includes('/.n8n/nodes/node_modules/n8n-nodes-sound-search/')) return 'n8n-nodes-sound-search (this package)';
+	if (url.includes('/.n8n/nodes/node_modules/n8n-nodes-sound-search/'))
+		return 'n8n-nodes-sound-search (this package)';
 	const match = /.*node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url);
 	if (!match) return 'other scripts';
 	const pkg = match[1];
 	if (pkg === 'n8n-nodes-sound-search') return 'n8n-nodes-sound-search (this package)';
-	if (pkg === 'n8n-nodes-base') return /HttpRequest/.test(url) ? 'n8n-nodes-base: HTTP Request node' : 'n8n-nodes-base: other nodes';
+	if (pkg === 'n8n-nodes-base')
+		return /HttpRequest/.test(url)
+			? 'n8n-nodes-base: HTTP Request node'
+			: 'n8n-nodes-base: other nodes';
 	return pkg;
 }
 
@@ -98,7 +115,11 @@ function inclusive(profile, byId) {
 	for (let i = 1; i < profile.samples.length; i++) {
 		const ms = (profile.timeDeltas[i] ?? 0) / 1000;
 		const seen = new Set();
-		for (let id = profile.samples[i], depth = 0; id !== undefined && depth < 2000; id = parent.get(id), depth++) {
+		for (
+			let id = profile.samples[i], depth = 0;
+			id !== undefined && depth < 2000;
+			id = parent.get(id), depth++
+		) {
 			const frame = byId.get(id)?.callFrame;
 			if (!frame || !frame.url) continue;
 			const key = `${bucketOf(frame.url, frame.functionName)}: ${frame.functionName || '(anonymous)'}`;
@@ -192,7 +213,9 @@ function allocationTotals(head) {
 		}
 		for (const child of node.children ?? []) stack.push(child);
 	}
-	const buckets = [...byBucket].map(([bucket, bytes]) => ({ bucket, kb: bytes / 1024 })).sort((a, b) => b.kb - a.kb);
+	const buckets = [...byBucket]
+		.map(([bucket, bytes]) => ({ bucket, kb: bytes / 1024 }))
+		.sort((a, b) => b.kb - a.kb);
 	return { allocatedKb: total / 1024, allocatedBuckets: buckets.slice(0, 12) };
 }
 

@@ -66,7 +66,19 @@ function analyseTime(time) {
 		};
 	});
 	const paired = {};
-	for (const key of ['ratio', 'aGross', 'bGross', 'aNet', 'bNet', 'aCpuPage', 'bCpuPage', 'dCpuPage', 'aNetE', 'bNetE', 'eCpuPage']) {
+	for (const key of [
+		'ratio',
+		'aGross',
+		'bGross',
+		'aNet',
+		'bNet',
+		'aCpuPage',
+		'bCpuPage',
+		'dCpuPage',
+		'aNetE',
+		'bNetE',
+		'eCpuPage',
+	]) {
 		paired[key] = summarize(perRound.map((r) => r[key]));
 	}
 	return { stats, perRound, paired, ratioOfMedians: stats.node.ms.median / stats.http.ms.median };
@@ -90,12 +102,22 @@ function analyseScale(scale, noopMedianMs) {
 			};
 		});
 		const xs = rows.map((r) => r.size);
-		const fixed = v === 'floor' ? 0 : noopMedianMs ?? 0;
+		const fixed = v === 'floor' ? 0 : (noopMedianMs ?? 0);
 		out[v] = {
 			rows,
-			timeExponent: growthExponent(xs, rows.map((r) => r.ms), fixed),
-			timeFit: linearFit(xs, rows.map((r) => r.ms)),
-			cpuExponent: growthExponent(xs, rows.map((r) => r.n8nCpuMs)),
+			timeExponent: growthExponent(
+				xs,
+				rows.map((r) => r.ms),
+				fixed,
+			),
+			timeFit: linearFit(
+				xs,
+				rows.map((r) => r.ms),
+			),
+			cpuExponent: growthExponent(
+				xs,
+				rows.map((r) => r.n8nCpuMs),
+			),
 		};
 	}
 	return out;
@@ -109,7 +131,13 @@ function analyseMemory(memory) {
 			return {
 				size,
 				allocatedKb: median(runs.map((r) => r.allocatedKb)),
-				ownKb: median(runs.map((r) => r.allocatedBuckets?.find((b) => b.bucket === 'n8n-nodes-sound-search (this package)')?.kb ?? 0)),
+				ownKb: median(
+					runs.map(
+						(r) =>
+							r.allocatedBuckets?.find((b) => b.bucket === 'n8n-nodes-sound-search (this package)')
+								?.kb ?? 0,
+					),
+				),
 				needKb: median(runs.map((r) => r.peakUsedKb - r.baseUsedKb)),
 				baseKb: median(runs.map((r) => r.baseUsedKb)),
 				peakTotalKb: Math.max(...runs.map((r) => r.peakTotalKb)),
@@ -119,10 +147,22 @@ function analyseMemory(memory) {
 		const xs = rows.map((r) => r.size);
 		out[v] = {
 			rows,
-			fit: linearFit(xs, rows.map((r) => r.allocatedKb)),
-			exponent: growthExponent(xs, rows.map((r) => r.allocatedKb)),
-			heldFit: linearFit(xs, rows.map((r) => r.needKb)),
-			heldExponent: growthExponent(xs, rows.map((r) => r.needKb)),
+			fit: linearFit(
+				xs,
+				rows.map((r) => r.allocatedKb),
+			),
+			exponent: growthExponent(
+				xs,
+				rows.map((r) => r.allocatedKb),
+			),
+			heldFit: linearFit(
+				xs,
+				rows.map((r) => r.needKb),
+			),
+			heldExponent: growthExponent(
+				xs,
+				rows.map((r) => r.needKb),
+			),
 		};
 	}
 	return out;
@@ -143,18 +183,42 @@ function keywordRatio(k) {
 
 /** Profile buckets grouped into the categories the report explains. */
 function categorise(bucket) {
-	if (/evalClosureSync|isolated-vm|expression-runtime|@n8n\/tournament|^native: (Isolate|createContext|Reference|ExternalCopy|Script|compileScript)/.test(bucket)) {
+	if (
+		/evalClosureSync|isolated-vm|expression-runtime|@n8n\/tournament|^native: (Isolate|createContext|Reference|ExternalCopy|Script|compileScript)/.test(
+			bucket,
+		)
+	) {
 		return 'Expression engine (isolated-vm sandbox)';
 	}
 	if (bucket === 'n8n-workflow') return 'n8n-workflow (parameters, expressions, data helpers)';
-	if (/^(axios|follow-redirects|form-data|proxy-from-env|@n8n\/backend-network)$/.test(bucket) || /http\/net|^native: (connect|writev|writeUtf8String|writeLatin1String|writeBuffer|close|getaddrinfo)/.test(bucket)) {
+	if (
+		/^(axios|follow-redirects|form-data|proxy-from-env|@n8n\/backend-network)$/.test(bucket) ||
+		/http\/net|^native: (connect|writev|writeUtf8String|writeLatin1String|writeBuffer|close|getaddrinfo)/.test(
+			bucket,
+		)
+	) {
 		return 'HTTP client (axios, Node.js http/net)';
 	}
-	if (/typeorm|sqlite3|^tarn$|^native: Backup|^native: (Statement|Database|run|all|get|each|exec|execute)$/.test(bucket)) return 'Database (credential reads, execution records)';
-	if (/^Node\.js core: crypto|^native: (CipherBase|HKDFJob|Hash|Hmac|digest|update|final)$/.test(bucket)) return 'Crypto (credential decryption)';
-	if (bucket === 'Node.js core: other' || /^native: (runMicrotasks|getLibuvNow|Callback)/.test(bucket)) return 'Node.js core (promises, timers, other)';
+	if (
+		/typeorm|sqlite3|^tarn$|^native: Backup|^native: (Statement|Database|run|all|get|each|exec|execute)$/.test(
+			bucket,
+		)
+	)
+		return 'Database (credential reads, execution records)';
+	if (
+		/^Node\.js core: crypto|^native: (CipherBase|HKDFJob|Hash|Hmac|digest|update|final)$/.test(
+			bucket,
+		)
+	)
+		return 'Crypto (credential decryption)';
+	if (
+		bucket === 'Node.js core: other' ||
+		/^native: (runMicrotasks|getLibuvNow|Callback)/.test(bucket)
+	)
+		return 'Node.js core (promises, timers, other)';
 	if (bucket === 'n8n-core') return 'n8n-core (routing engine, request helpers)';
-	if (bucket === 'n8n-nodes-sound-search (this package)') return 'this package (n8n-nodes-sound-search)';
+	if (bucket === 'n8n-nodes-sound-search (this package)')
+		return 'this package (n8n-nodes-sound-search)';
 	if (bucket.startsWith('n8n-nodes-base')) return bucket;
 	if (bucket === 'V8 garbage collector') return 'V8 garbage collector';
 	if (bucket === 'V8/native (program)') return 'V8/native, unattributed (program)';
@@ -171,7 +235,13 @@ function analyseProfile(profile) {
 			const c = categorise(b.bucket);
 			cats.set(c, (cats.get(c) ?? 0) + b.ms);
 		}
-		per[s.label] = { times: s.times, wallMs: s.wallMs, cats, functions: s.functions ?? [], busyMs: s.totalMs - (cats.get('(idle: waiting for the network)') ?? 0) };
+		per[s.label] = {
+			times: s.times,
+			wallMs: s.wallMs,
+			cats,
+			functions: s.functions ?? [],
+			busyMs: s.totalMs - (cats.get('(idle: waiting for the network)') ?? 0),
+		};
 	}
 	return per;
 }
@@ -186,7 +256,9 @@ function conditionsOf(results) {
 		.map(([name, p]) => ({ name, ...p.cpu }));
 	const maxForeign = Math.max(0, ...foreign.map((x) => x.foreignCores));
 	const timeForeign = phases.time?.cpu?.foreignCores ?? NaN;
-	const quiet = results.quiet.quiet && !(timeForeign >= (results.options.maxForeignCores ?? BUSY_FOREIGN_CORES));
+	const quiet =
+		results.quiet.quiet &&
+		!(timeForeign >= (results.options.maxForeignCores ?? BUSY_FOREIGN_CORES));
 	return { foreign, maxForeign, timeForeign, quiet };
 }
 
@@ -196,7 +268,9 @@ function verdicts(results, t, s, m) {
 	if (t) {
 		const ratio = t.paired.ratio;
 		const met = ratio.median <= TARGET_RATIO;
-		const ci = ratio.ci95 ? ` (95 % CI of the median ${f3(ratio.ci95[0])}–${f3(ratio.ci95[1])})` : '';
+		const ci = ratio.ci95
+			? ` (95 % CI of the median ${f3(ratio.ci95[0])}–${f3(ratio.ci95[1])})`
+			: '';
 		out.push({
 			target: `(a)/(b) ≤ ${TARGET_RATIO.toFixed(1)} on time`,
 			result: `median per-round ratio **${f3(ratio.median)}**${ci}; ratio of medians ${f3(t.ratioOfMedians)}`,
@@ -208,7 +282,9 @@ function verdicts(results, t, s, m) {
 		out.push({
 			target: `node overhead per page within ${TARGET_PER_PAGE_MS} ms of the raw floor`,
 			result: `**${f2(net)} ms** per page over (d), after n8n's own floor (c); ${f2(gross)} ms per page with (c) included. HTTP Request: ${f2(t.paired.bNet.median)} ms`,
-			verdict: metPage ? 'met' : `missed by ${f2(net - TARGET_PER_PAGE_MS)} ms per page (see [why](#why-the-per-page-target-is-missed))`,
+			verdict: metPage
+				? 'met'
+				: `missed by ${f2(net - TARGET_PER_PAGE_MS)} ms per page (see [why](#why-the-per-page-target-is-missed))`,
 		});
 	}
 	if (s && s['scale-node']) {
@@ -239,7 +315,10 @@ function verdicts(results, t, s, m) {
 		out.push({
 			target: `(a)/(b) with ${k.keywords.length} keywords, one page each (the time target applied to section 4)`,
 			result: `${f2(kwNode / k.keywords.length)} ms per keyword against ${f2(kwHttp / k.keywords.length)} ms: median per-round ratio **${f2(ratio)}** (${k.rounds} rounds)`,
-			verdict: ratio <= TARGET_RATIO ? 'met' : `missed by ${f2(ratio - TARGET_RATIO)} (see [section 4](#4-several-input-items-${k.keywords.length}-keywords))`,
+			verdict:
+				ratio <= TARGET_RATIO
+					? 'met'
+					: `missed by ${f2(ratio - TARGET_RATIO)} (see [section 4](#4-several-input-items-${k.keywords.length}-keywords))`,
 		});
 	}
 	if (phases.keylists) out.push(...keywordScaleVerdicts(phases.keylists));
@@ -252,7 +331,9 @@ function verdicts(results, t, s, m) {
 			...repeats.map((r) => r.credits === r.minCredits),
 			...distinct.map((r) => r.credits === phases.keywords.minCreditsDistinct),
 		];
-		const wasted = cases.reduce((sum, c) => sum + Math.max(0, c.credits - c.minCredits), 0) + repeats.reduce((sum, r) => sum + Math.max(0, r.credits - r.minCredits), 0);
+		const wasted =
+			cases.reduce((sum, c) => sum + Math.max(0, c.credits - c.minCredits), 0) +
+			repeats.reduce((sum, r) => sum + Math.max(0, r.credits - r.minCredits), 0);
 		out.push({
 			target: 'credits spent equal to the minimum in every case',
 			result: `${all.filter(Boolean).length} of ${all.length} cases at the minimum (Limit matrix on both platforms, Return All, 50 keywords, repeated keywords); ${wasted} credits wasted`,
@@ -275,7 +356,16 @@ function timeSection(results, t) {
 	lines.push('');
 	lines.push(
 		table(
-			['Variant', 'median ms', '95 % CI of median', 'p25–p75', 'p10–p90', 'min–max', 'n8n CPU ms (median)', 'service CPU ms'],
+			[
+				'Variant',
+				'median ms',
+				'95 % CI of median',
+				'p25–p75',
+				'p10–p90',
+				'min–max',
+				'n8n CPU ms (median)',
+				'service CPU ms',
+			],
 			time.variants.map((v) => {
 				const m = stats[v].ms;
 				return [
@@ -285,7 +375,9 @@ function timeSection(results, t) {
 					`${f1(m.p25)}–${f1(m.p75)}`,
 					`${f1(m.p10)}–${f1(m.p90)}`,
 					`${f1(m.min)}–${f1(m.max)}`,
-					v.startsWith('floor') ? `– (client: ${f0(stats[v].clientCpu.median)})` : f0(stats[v].n8nCpu.median),
+					v.startsWith('floor')
+						? `– (client: ${f0(stats[v].clientCpu.median)})`
+						: f0(stats[v].n8nCpu.median),
 					f0(stats[v].serviceCpu.median),
 				];
 			}),
@@ -307,7 +399,12 @@ function timeSection(results, t) {
 	lines.push('');
 	lines.push('Derived, per round (paired), then the median and the spread over the rounds:');
 	lines.push('');
-	const row = (label, s, unit = 'ms') => [label, `**${f2(s.median)}**${unit ? ` ${unit}` : ''}`, `${f2(s.p25)}–${f2(s.p75)}`, `${f2(s.p10)}–${f2(s.p90)}`];
+	const row = (label, s, unit = 'ms') => [
+		label,
+		`**${f2(s.median)}**${unit ? ` ${unit}` : ''}`,
+		`${f2(s.p25)}–${f2(s.p75)}`,
+		`${f2(s.p10)}–${f2(s.p90)}`,
+	];
 	lines.push(
 		table(
 			['Figure', 'median', 'p25–p75', 'p10–p90'],
@@ -342,7 +439,9 @@ function authText(auth) {
 	if (!auth) return '';
 	if (auth.kind === 'function') return ' (a function: no expression to resolve)';
 	const headers = auth.properties?.headers ?? {};
-	const expressions = Object.entries(headers).filter(([, v]) => typeof v === 'string' && v.startsWith('='));
+	const expressions = Object.entries(headers).filter(
+		([, v]) => typeof v === 'string' && v.startsWith('='),
+	);
 	if (expressions.length === 0) return '';
 	return `; its ${expressions.map(([k, v]) => `\`${k}: ${v}\``).join(', ')} header is an expression, resolved in the isolated-vm sandbox on every request`;
 }
@@ -369,14 +468,33 @@ function whySection(results, t, p) {
 				.join(', ')}.`,
 		);
 		const fn = new Map(node.functions.map((x) => [x.fn, x.ms]));
-		const ownTop = node.functions.find((x) => x.fn.startsWith('n8n-nodes-sound-search (this package): '));
+		const ownTop = node.functions.find((x) =>
+			x.fn.startsWith('n8n-nodes-sound-search (this package): '),
+		);
 		const markers = [
-			['n8n-core: httpRequestWithAuthentication', "n8n's authenticated request helper, called by the node once per page"],
-			['n8n-core: getCredentials', 'inside it: reading the credential from the database and decrypting it, on every request'],
-			['n8n: authenticate', `inside it: applying the credential${authText(results.credentialAuthenticate)}`],
-			['axios: dispatchRequest', 'inside it: axios sending the request (n8n gives every request a new HTTP agent, so a new TCP connection)'],
-			['@n8n/expression-runtime: evaluate', 'every expression evaluation of the run, in the sandbox'],
-			...(ownTop ? [[ownTop.fn, "this package's outermost function, inclusive of the n8n helpers it calls"]] : []),
+			[
+				'n8n-core: httpRequestWithAuthentication',
+				"n8n's authenticated request helper, called by the node once per page",
+			],
+			[
+				'n8n-core: getCredentials',
+				'inside it: reading the credential from the database and decrypting it, on every request',
+			],
+			[
+				'n8n: authenticate',
+				`inside it: applying the credential${authText(results.credentialAuthenticate)}`,
+			],
+			[
+				'axios: dispatchRequest',
+				'inside it: axios sending the request (n8n gives every request a new HTTP agent, so a new TCP connection)',
+			],
+			[
+				'@n8n/expression-runtime: evaluate',
+				'every expression evaluation of the run, in the sandbox',
+			],
+			...(ownTop
+				? [[ownTop.fn, "this package's outermost function, inclusive of the n8n helpers it calls"]]
+				: []),
 		].filter(([key]) => fn.has(key));
 		if (markers.length > 0) {
 			lines.push('');
@@ -384,7 +502,12 @@ function whySection(results, t, p) {
 				'Inclusive time of a few functions (the function and what it calls), per page, in the profiled runs of (a). Only synchronous stacks count: work resumed from the event loop (database and socket callbacks) is counted where it resumes, so the rows overlap and do not add up:',
 			);
 			lines.push('');
-			lines.push(table(['Function', 'ms per page', 'What it is'], markers.map(([key, what]) => [`\`${key}\``, f3(perPage(fn.get(key))), what])));
+			lines.push(
+				table(
+					['Function', 'ms per page', 'What it is'],
+					markers.map(([key, what]) => [`\`${key}\``, f3(perPage(fn.get(key))), what]),
+				),
+			);
 		}
 	}
 	if (Number.isFinite(t.paired.aNetE.median)) {
@@ -403,14 +526,22 @@ function whySection(results, t, p) {
 function profileTable(p, labels, perUnit, unitOf) {
 	const cats = new Set();
 	for (const l of labels) for (const c of p[l].cats.keys()) cats.add(c);
-	const order = [...cats].sort((a, b) => (p[labels[0]]?.cats.get(b) ?? 0) - (p[labels[0]]?.cats.get(a) ?? 0));
+	const order = [...cats].sort(
+		(a, b) => (p[labels[0]]?.cats.get(b) ?? 0) - (p[labels[0]]?.cats.get(a) ?? 0),
+	);
 	const shared = labels.filter((l) => l !== 'noop');
 	return table(
-		['Category', ...labels.map((l) => `${l}: ms/${unitOf(l)}`), ...shared.map((l) => `${l}: share of busy`)],
+		[
+			'Category',
+			...labels.map((l) => `${l}: ms/${unitOf(l)}`),
+			...shared.map((l) => `${l}: share of busy`),
+		],
 		order.map((c) => [
 			c,
 			...labels.map((l) => f3((p[l].cats.get(c) ?? 0) / p[l].times / perUnit(l))),
-			...shared.map((l) => (c.startsWith('(idle') ? '–' : `${f0((100 * (p[l].cats.get(c) ?? 0)) / p[l].busyMs)} %`)),
+			...shared.map((l) =>
+				c.startsWith('(idle') ? '–' : `${f0((100 * (p[l].cats.get(c) ?? 0)) / p[l].busyMs)} %`,
+			),
 		]),
 	);
 }
@@ -429,12 +560,26 @@ function profileSection(results, p) {
 	lines.push('');
 	lines.push(`Return All over ${pages} pages, in ms per page (per run for the no-op):`);
 	lines.push('');
-	lines.push(profileTable(p, pageLabels, (l) => (l === 'noop' ? 1 : pages), (l) => (l === 'noop' ? 'run' : 'page')));
+	lines.push(
+		profileTable(
+			p,
+			pageLabels,
+			(l) => (l === 'noop' ? 1 : pages),
+			(l) => (l === 'noop' ? 'run' : 'page'),
+		),
+	);
 	if (keywordLabels.length > 0 && keywords) {
 		lines.push('');
 		lines.push(`${keywords} keywords, one page each, in ms per keyword:`);
 		lines.push('');
-		lines.push(profileTable(p, keywordLabels, () => keywords, () => 'keyword'));
+		lines.push(
+			profileTable(
+				p,
+				keywordLabels,
+				() => keywords,
+				() => 'keyword',
+			),
+		);
 	}
 	return lines.join('\n');
 }
@@ -463,7 +608,21 @@ function scaleSection(results, s, m) {
 			]);
 		}
 	}
-	lines.push(table(['Variant', 'sounds', 'pages', 'items out', 'wall ms (median)', 'ms per sound', 'n8n CPU ms', 'n8n peak RSS MiB'], rows));
+	lines.push(
+		table(
+			[
+				'Variant',
+				'sounds',
+				'pages',
+				'items out',
+				'wall ms (median)',
+				'ms per sound',
+				'n8n CPU ms',
+				'n8n peak RSS MiB',
+			],
+			rows,
+		),
+	);
 	lines.push('');
 	const marginal = (a) =>
 		a.rows
@@ -489,7 +648,15 @@ function scaleSection(results, s, m) {
 	});
 	lines.push(
 		table(
-			['Variant', `time ${int(scale.sizes[0])}→${int(scale.sizes[scale.sizes.length - 1])}`, `ms per 1,000 more sounds (${steps})`, 'time exponent (1 = linear)', 'R² of a straight line', 'slope per 1,000 sounds', 'n8n CPU exponent'],
+			[
+				'Variant',
+				`time ${int(scale.sizes[0])}→${int(scale.sizes[scale.sizes.length - 1])}`,
+				`ms per 1,000 more sounds (${steps})`,
+				'time exponent (1 = linear)',
+				'R² of a straight line',
+				'slope per 1,000 sounds',
+				'n8n CPU exponent',
+			],
 			growth,
 		),
 	);
@@ -523,17 +690,45 @@ function scaleSection(results, s, m) {
 				]);
 			}
 		}
-		lines.push(table(['Variant', 'sounds', 'allocated MiB', 'allocated KiB per sound', 'of it by this package, MiB', 'held at once MiB', 'heap baseline MiB', 'n8n peak RSS MiB'], rows));
+		lines.push(
+			table(
+				[
+					'Variant',
+					'sounds',
+					'allocated MiB',
+					'allocated KiB per sound',
+					'of it by this package, MiB',
+					'held at once MiB',
+					'heap baseline MiB',
+					'n8n peak RSS MiB',
+				],
+				rows,
+			),
+		);
 		lines.push('');
 		lines.push(
 			table(
-				['Variant', 'allocated: exponent (1 = linear)', 'allocated per 1,000 more sounds', 'R²', 'held at once: per 1,000 more sounds'],
-				Object.entries(m).map(([v, a]) => [LABELS[v] ?? v, f2(a.exponent), `${f1((a.fit.slope * 1000) / 1024)} MiB`, f3(a.fit.r2), `${f1((a.heldFit.slope * 1000) / 1024)} MiB (R² ${f2(a.heldFit.r2)})`]),
+				[
+					'Variant',
+					'allocated: exponent (1 = linear)',
+					'allocated per 1,000 more sounds',
+					'R²',
+					'held at once: per 1,000 more sounds',
+				],
+				Object.entries(m).map(([v, a]) => [
+					LABELS[v] ?? v,
+					f2(a.exponent),
+					`${f1((a.fit.slope * 1000) / 1024)} MiB`,
+					f3(a.fit.r2),
+					`${f1((a.heldFit.slope * 1000) / 1024)} MiB (R² ${f2(a.heldFit.r2)})`,
+				]),
 			),
 		);
 	}
 	lines.push('');
-	lines.push(`n8n's JavaScript task runner (a separate process, idle here: no Code node) peaked at ${mib(Math.max(...scale.runs.map((r) => r.runnerPeakKb)))} MiB RSS.`);
+	lines.push(
+		`n8n's JavaScript task runner (a separate process, idle here: no Code node) peaked at ${mib(Math.max(...scale.runs.map((r) => r.runnerPeakKb)))} MiB RSS.`,
+	);
 	return lines.join('\n');
 }
 
@@ -548,7 +743,17 @@ function creditsSection(results) {
 	lines.push('');
 	lines.push(
 		table(
-			['Platform (price)', 'Page Size', 'Limit', 'sounds out', 'calls', 'minimum calls', 'credits', 'minimum credits', 'waste'],
+			[
+				'Platform (price)',
+				'Page Size',
+				'Limit',
+				'sounds out',
+				'calls',
+				'minimum calls',
+				'credits',
+				'minimum credits',
+				'waste',
+			],
 			credits.cases.map((c) => [
 				`${c.platform} (${c.price})`,
 				String(c.pageSize),
@@ -578,7 +783,11 @@ function keywordsSection(results, p) {
 		const runs = k.distinct.filter((r) => r.variant === v);
 		const ms = summarize(runs.map((r) => r.ms));
 		return [
-			v === 'node' ? LABELS.node : v === 'http' ? '(b) HTTP Request + Split Out' : '(d) undici, all requests at once, outside n8n',
+			v === 'node'
+				? LABELS.node
+				: v === 'http'
+					? '(b) HTTP Request + Split Out'
+					: '(d) undici, all requests at once, outside n8n',
 			`**${f0(ms.median)}**`,
 			`${f0(ms.min)}–${f0(ms.max)}`,
 			`**${f2(ms.median / k.keywords.length)}**`,
@@ -587,7 +796,20 @@ function keywordsSection(results, p) {
 			[...new Set(runs.map((r) => r.credits))].join(', '),
 		];
 	});
-	lines.push(table(['Variant', `median ms for ${k.keywords.length} keywords`, 'min–max', 'ms per keyword', 'sounds out', 'calls', 'credits'], rows));
+	lines.push(
+		table(
+			[
+				'Variant',
+				`median ms for ${k.keywords.length} keywords`,
+				'min–max',
+				'ms per keyword',
+				'sounds out',
+				'calls',
+				'credits',
+			],
+			rows,
+		),
+	);
 	const kwNode = median(k.distinct.filter((r) => r.variant === 'node').map((r) => r.ms));
 	const kwHttp = median(k.distinct.filter((r) => r.variant === 'http').map((r) => r.ms));
 	if (keywordRatio(k) > TARGET_RATIO) {
@@ -607,13 +829,27 @@ function keywordsSection(results, p) {
 		);
 	}
 	lines.push('');
-	lines.push(`Minimum credits for ${k.keywords.length} distinct keywords: ${k.minCreditsDistinct}.`);
+	lines.push(
+		`Minimum credits for ${k.keywords.length} distinct keywords: ${k.minCreditsDistinct}.`,
+	);
 	lines.push('');
-	lines.push('Repeated keywords (the service answers an identical request made within its cache window from a repeat reading, free):');
+	lines.push(
+		'Repeated keywords (the service answers an identical request made within its cache window from a repeat reading, free):',
+	);
 	lines.push('');
 	lines.push(
 		table(
-			['Case', 'Variant', 'input items', 'distinct keywords', 'calls', 'service outcomes', 'credits', 'minimum credits', 'ms'],
+			[
+				'Case',
+				'Variant',
+				'input items',
+				'distinct keywords',
+				'calls',
+				'service outcomes',
+				'credits',
+				'minimum credits',
+				'ms',
+			],
 			k.repeats.map((r) => [
 				r.case,
 				r.variant === 'node' ? 'Sound Search node' : 'HTTP Request',
@@ -645,8 +881,28 @@ function rawSection(results, t) {
 		lines.push('');
 		lines.push(
 			table(
-				['round', 'order', 'variant', 'wall ms', 'n8n CPU ms', 'service CPU ms', 'client CPU ms', 'calls', 'sounds'],
-				results.phases.time.runs.map((r) => [String(r.round), String(r.position), r.variant, f1(r.ms), f0(r.n8nCpuMs), f0(r.serviceCpuMs), f0(r.clientCpuMs), String(r.calls), String(r.items)]),
+				[
+					'round',
+					'order',
+					'variant',
+					'wall ms',
+					'n8n CPU ms',
+					'service CPU ms',
+					'client CPU ms',
+					'calls',
+					'sounds',
+				],
+				results.phases.time.runs.map((r) => [
+					String(r.round),
+					String(r.position),
+					r.variant,
+					f1(r.ms),
+					f0(r.n8nCpuMs),
+					f0(r.serviceCpuMs),
+					f0(r.clientCpuMs),
+					String(r.calls),
+					String(r.items),
+				]),
 			),
 		);
 		lines.push('');
@@ -655,7 +911,14 @@ function rawSection(results, t) {
 		lines.push(
 			table(
 				['round', '(a)/(b)', '(a) net', '(b) net', '(a) gross', '(b) gross'],
-				t.perRound.map((r) => [String(r.round), f3(r.ratio), f2(r.aNet), f2(r.bNet), f2(r.aGross), f2(r.bGross)]),
+				t.perRound.map((r) => [
+					String(r.round),
+					f3(r.ratio),
+					f2(r.aNet),
+					f2(r.bNet),
+					f2(r.aGross),
+					f2(r.bGross),
+				]),
 			),
 		);
 		lines.push('');
@@ -667,8 +930,30 @@ function rawSection(results, t) {
 		lines.push('');
 		lines.push(
 			table(
-				['rep', 'variant', 'sounds', 'pages', 'wall ms', 'n8n CPU ms', 'RSS before KiB', 'peak KiB', 'RSS after KiB', 'runner peak KiB'],
-				results.phases.scale.runs.map((r) => [String(r.rep), r.variant, String(r.size), String(r.pages), f1(r.ms), f0(r.n8nCpuMs), String(r.rssBeforeKb), String(r.peakKb), String(r.rssAfterKb), String(r.runnerPeakKb)]),
+				[
+					'rep',
+					'variant',
+					'sounds',
+					'pages',
+					'wall ms',
+					'n8n CPU ms',
+					'RSS before KiB',
+					'peak KiB',
+					'RSS after KiB',
+					'runner peak KiB',
+				],
+				results.phases.scale.runs.map((r) => [
+					String(r.rep),
+					r.variant,
+					String(r.size),
+					String(r.pages),
+					f1(r.ms),
+					f0(r.n8nCpuMs),
+					String(r.rssBeforeKb),
+					String(r.peakKb),
+					String(r.rssAfterKb),
+					String(r.runnerPeakKb),
+				]),
 			),
 		);
 		lines.push('');
@@ -681,7 +966,13 @@ function rawSection(results, t) {
 		lines.push(
 			table(
 				['platform', 'page size', 'limit', 'outcomes', 'ms'],
-				results.phases.credits.cases.map((c) => [c.platform, String(c.pageSize), String(c.limit), JSON.stringify(c.outcomes), f0(c.ms)]),
+				results.phases.credits.cases.map((c) => [
+					c.platform,
+					String(c.pageSize),
+					String(c.limit),
+					JSON.stringify(c.outcomes),
+					f0(c.ms),
+				]),
 			),
 		);
 		lines.push('');
@@ -694,7 +985,15 @@ function rawSection(results, t) {
 		lines.push(
 			table(
 				['round', 'variant', 'ms', 'sounds', 'calls', 'credits', 'outcomes'],
-				results.phases.keywords.distinct.map((r) => [String(r.round), r.variant, f1(r.ms), String(r.items), String(r.calls), String(r.credits), JSON.stringify(r.outcomes)]),
+				results.phases.keywords.distinct.map((r) => [
+					String(r.round),
+					r.variant,
+					f1(r.ms),
+					String(r.items),
+					String(r.calls),
+					String(r.credits),
+					JSON.stringify(r.outcomes),
+				]),
 			),
 		);
 		lines.push('');
@@ -702,12 +1001,19 @@ function rawSection(results, t) {
 		lines.push('');
 	}
 	if (results.phases.profile) {
-		lines.push('<details><summary>Profile: self time by package or native function (ms, all profiled runs)</summary>');
+		lines.push(
+			'<details><summary>Profile: self time by package or native function (ms, all profiled runs)</summary>',
+		);
 		lines.push('');
 		for (const s of results.phases.profile.scenarios) {
 			lines.push(`${s.label} (${s.times} runs, ${f0(s.wallMs)} ms wall, ${s.samples} samples):`);
 			lines.push('');
-			lines.push(table(['bucket', 'ms', 'category'], s.buckets.slice(0, 25).map((b) => [b.bucket, f1(b.ms), categorise(b.bucket)])));
+			lines.push(
+				table(
+					['bucket', 'ms', 'category'],
+					s.buckets.slice(0, 25).map((b) => [b.bucket, f1(b.ms), categorise(b.bucket)]),
+				),
+			);
 			lines.push('');
 		}
 		lines.push('</details>');
@@ -724,7 +1030,10 @@ function render(results) {
 	const m = phases.memory ? analyseMemory(phases.memory) : null;
 	const conditions = conditionsOf(results);
 	const lines = [];
-	const date = new Date(results.finishedAt ?? Date.now()).toISOString().replace('T', ' ').slice(0, 16);
+	const date = new Date(results.finishedAt ?? Date.now())
+		.toISOString()
+		.replace('T', ' ')
+		.slice(0, 16);
 	lines.push('# Benchmarks');
 	lines.push('');
 	lines.push(
@@ -737,7 +1046,16 @@ function render(results) {
 	lines.push('');
 	lines.push('## Summary');
 	lines.push('');
-	lines.push(table(['Target', 'Result', 'Verdict'], verdicts(results, t, s, m).map((x) => [x.target, x.result, x.verdict.startsWith('met') ? '**met**' : `**${x.verdict}**`])));
+	lines.push(
+		table(
+			['Target', 'Result', 'Verdict'],
+			verdicts(results, t, s, m).map((x) => [
+				x.target,
+				x.result,
+				x.verdict.startsWith('met') ? '**met**' : `**${x.verdict}**`,
+			]),
+		),
+	);
 	lines.push('');
 	lines.push(
 		conditions.quiet
@@ -752,28 +1070,61 @@ function render(results) {
 		table(
 			['', ''],
 			[
-				['CPU', `${machine.cpuModel}, ${machine.cores} cores${machine.cpuMHz ? ` (${machine.cpuMHz} MHz reported)` : ''}`],
+				[
+					'CPU',
+					`${machine.cpuModel}, ${machine.cores} cores${machine.cpuMHz ? ` (${machine.cpuMHz} MHz reported)` : ''}`,
+				],
 				['Memory', `${f1(machine.memoryGiB)} GiB`],
 				['OS', `${machine.kernel}; ${machine.virtualization}`],
-				['Load average (1, 5, 15 min)', `before: ${results.quiet.load.join(', ')}; after: ${(results.loadAtEnd ?? []).join(', ')}`],
-				['CPU used by other processes', conditions.foreign.map((x) => `${x.name}: ${f2(x.foreignCores)} cores (ours ${f2(x.oursCores)})`).join('; ')],
+				[
+					'Load average (1, 5, 15 min)',
+					`before: ${results.quiet.load.join(', ')}; after: ${(results.loadAtEnd ?? []).join(', ')}`,
+				],
+				[
+					'CPU used by other processes',
+					conditions.foreign
+						.map((x) => `${x.name}: ${f2(x.foreignCores)} cores (ours ${f2(x.oursCores)})`)
+						.join('; '),
+				],
 				['Node.js', `${v.benchNode} (benchmark), ${v.n8nNode} (n8n)`],
-				['n8n', `${v.n8n} (n8n-core ${v.n8nCore}, n8n-nodes-base ${v.n8nNodesBase}); started in ${f1(results.startSeconds)} s; RSS ${mib(results.n8nMemoryAfterStart?.rssKb)} MiB after start`],
-				['Package', results.tarball ? `the tarball ${results.tarball} (--tarball)` : `n8n-nodes-sound-search ${v.package}, packed from the working tree at commit ${v.commit}`],
-				['Nodes', `Sound Search 1, HTTP Request ${v.httpRequestVersion}, Webhook ${v.webhookVersion}, Split Out 1, Summarize 1.1, No Operation 1`],
+				[
+					'n8n',
+					`${v.n8n} (n8n-core ${v.n8nCore}, n8n-nodes-base ${v.n8nNodesBase}); started in ${f1(results.startSeconds)} s; RSS ${mib(results.n8nMemoryAfterStart?.rssKb)} MiB after start`,
+				],
+				[
+					'Package',
+					results.tarball
+						? `the tarball ${results.tarball} (--tarball)`
+						: `n8n-nodes-sound-search ${v.package}, packed from the working tree at commit ${v.commit}`,
+				],
+				[
+					'Nodes',
+					`Sound Search 1, HTTP Request ${v.httpRequestVersion}, Webhook ${v.webhookVersion}, Split Out 1, Summarize 1.1, No Operation 1`,
+				],
 				['Client', `undici ${v.undici}`],
-				['Wall time of this run', `${f0(results.wallSeconds)} s from packing to the report${results.quiet.waitedSeconds >= 1 ? `, after ${f0(results.quiet.waitedSeconds)} s of waiting for a quiet machine` : ''}`],
+				[
+					'Wall time of this run',
+					`${f0(results.wallSeconds)} s from packing to the report${results.quiet.waitedSeconds >= 1 ? `, after ${f0(results.quiet.waitedSeconds)} s of waiting for a quiet machine` : ''}`,
+				],
 			],
 		),
 	);
 	lines.push('');
 	lines.push('```sh');
-	lines.push('npm run bench               # = bash bench/run.sh: set-up, Node 24, the pinned n8n, then node bench/run.js');
-	lines.push('npm run bench -- --quick    # smoke run: fewer rounds and sizes, no waiting for a quiet machine');
-	lines.push('node bench/run.js --help    # options (rounds, warm-up, load threshold, deadline, output file)');
+	lines.push(
+		'npm run bench               # = bash bench/run.sh: set-up, Node 24, the pinned n8n, then node bench/run.js',
+	);
+	lines.push(
+		'npm run bench -- --quick    # smoke run: fewer rounds and sizes, no waiting for a quiet machine',
+	);
+	lines.push(
+		'node bench/run.js --help    # options (rounds, warm-up, load threshold, deadline, output file)',
+	);
 	lines.push('```');
 	lines.push('');
-	lines.push(`This run: \`node bench/run.js${results.options.argv.length ? ` ${results.options.argv.join(' ')}` : ''}\`.`);
+	lines.push(
+		`This run: \`node bench/run.js${results.options.argv.length ? ` ${results.options.argv.join(' ')}` : ''}\`.`,
+	);
 	lines.push('');
 
 	lines.push('## Method');
@@ -784,7 +1135,7 @@ function render(results) {
 			'- **Same work for every variant.** (a) Sound Search, Return All, Page Size 20 (defaults otherwise); (b) HTTP Request with pagination "Update a Parameter in Each Request" (query `cursor` = `{{ $response.body.data.nextCursor }}`, complete when `{{ !$response.body.data.nextCursor }}`), then Split Out on `data.items` so that it too outputs one item per sound, then the same Summarize; (c) Webhook → No Operation; (d) a plain undici loop in the benchmark process following `nextCursor` and collecting the sounds in an array, on a keep-alive connection; (e), supplementary: the same loop with a new connection per page, as the request helper of n8n makes them. HTTP Request authenticates with a Header Auth credential (`Authorization: Bearer …`), the node with its own credential.',
 			'- **Fair timing.** Warm-up rounds first (JIT, connection pools, n8n caches); then rounds in which all the variants run back to back in an order rotated each round, so drift and background load spread over all of them; medians, percentiles and a distribution-free 95 % confidence interval of the median; ratios and overheads computed per round (paired) before taking medians.',
 			'- **Settings.** Production executions are not stored (`saveDataSuccessExecution: none`, progress not saved) so that the database write of 2,000+ items does not dominate, and it would weigh more on (b), whose run data holds every page twice. n8n log level `warn`. Reference service: timing with its cache off (every page a fresh reading), credits and keywords with its default 60 s cache window; keyword lists at service scale on a third one, cache off, 150 ms per answer.',
-			'- **CPU.** n8n CPU per run is user+system time of the n8n process and its task runner from /proc; the CPU of other processes is the machine total (/proc/stat) minus this benchmark\'s process tree.',
+			"- **CPU.** n8n CPU per run is user+system time of the n8n process and its task runner from /proc; the CPU of other processes is the machine total (/proc/stat) minus this benchmark's process tree.",
 			'- **Reading the figures.** Absolute times depend on the machine and on what else runs on it; on a shared virtual machine they can move by tens of percent between runs taken minutes apart. The paired figures of one run (ratios, per-page differences) are the ones to compare; the CPU of other processes during each phase is recorded above.',
 			'- **Not part of CI.** The benchmark is not run by `npm test` and passes or fails nothing: it fails only when a variant gives a wrong answer (items, distinct ids, calls).',
 		].join('\n'),
@@ -819,7 +1170,10 @@ function render(results) {
 		lines.push('');
 	}
 	lines.push(rawSection(results, t));
-	return `${lines.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
+	return `${lines
+		.join('\n')
+		.replace(/\n{3,}/g, '\n\n')
+		.trimEnd()}\n`;
 }
 
 function writeReport(file, results) {
@@ -827,7 +1181,9 @@ function writeReport(file, results) {
 }
 
 if (require.main === module) {
-	const input = path.resolve(process.argv[2] ?? path.join(__dirname, '..', '.cache', 'bench', 'last-results.json'));
+	const input = path.resolve(
+		process.argv[2] ?? path.join(__dirname, '..', '.cache', 'bench', 'last-results.json'),
+	);
 	const out = path.resolve(process.argv[3] ?? path.join(__dirname, '..', 'BENCHMARKS.md'));
 	writeReport(out, JSON.parse(fs.readFileSync(input, 'utf8')));
 	process.stderr.write(`wrote ${out}\n`);

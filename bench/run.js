@@ -31,7 +31,12 @@ const { execFileSync } = require('node:child_process');
 const n8n = require('../test/harness/n8n');
 const { startReferenceService } = require('../test/harness/referenceService');
 const { packageTarball, REPO_ROOT } = require('../test/harness/packageTarball');
-const { buildWorkflows, credentialsFor, HTTP_REQUEST_VERSION, WEBHOOK_VERSION } = require('./workflows');
+const {
+	buildWorkflows,
+	credentialsFor,
+	HTTP_REQUEST_VERSION,
+	WEBHOOK_VERSION,
+} = require('./workflows');
 const { closeClients } = require('./client');
 const system = require('./system');
 const phases = require('./phases');
@@ -107,13 +112,27 @@ function versions(n8nPid) {
 	}
 	const git = (args) => {
 		try {
-			return execFileSync('git', args, { cwd: REPO_ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+			return execFileSync('git', args, {
+				cwd: REPO_ROOT,
+				encoding: 'utf8',
+				stdio: ['ignore', 'pipe', 'ignore'],
+			}).trim();
 		} catch {
 			return '';
 		}
 	};
 	// Only what goes into the package counts (the benchmark's own files do not change the package).
-	const dirty = git(['status', '--porcelain', '--untracked-files=all', '--', 'nodes', 'credentials', 'icons', 'package.json', 'tsconfig.json']);
+	const dirty = git([
+		'status',
+		'--porcelain',
+		'--untracked-files=all',
+		'--',
+		'nodes',
+		'credentials',
+		'icons',
+		'package.json',
+		'tsconfig.json',
+	]);
 	return {
 		package: readJson(path.join(REPO_ROOT, 'package.json')).version,
 		commit: `${git(['rev-parse', '--short', 'HEAD']) || 'unknown'}${dirty ? ' (with uncommitted changes to the package sources)' : ''}`,
@@ -136,7 +155,10 @@ async function prepareN8nFolder(tarball, services) {
 		billing: credentialsFor({ serviceUrl: services.billing.url, apiKey: API_KEY, tag: 'billing' }),
 		scale: credentialsFor({ serviceUrl: services.scale.url, apiKey: API_KEY, tag: 'scale' }),
 	};
-	await n8n.importCredentials(folder, Object.values(creds).flatMap((c) => [c.soundSearch, c.headerAuth]));
+	await n8n.importCredentials(
+		folder,
+		Object.values(creds).flatMap((c) => [c.soundSearch, c.headerAuth]),
+	);
 	const base = buildWorkflows({
 		timing: { serviceUrl: services.timing.url, creds: creds.timing },
 		billing: { serviceUrl: services.billing.url, creds: creds.billing },
@@ -152,14 +174,25 @@ async function prepareN8nFolder(tarball, services) {
 	fs.writeFileSync(file, JSON.stringify(workflows, null, 2));
 	const result = await n8n.n8nCli(folder, ['import:workflow', `--input=${file}`]);
 	if (result.code !== 0) {
-		throw new Error(`n8n import:workflow failed (${result.code}):\n${result.stdout.slice(-3000)}\n${result.stderr.slice(-2000)}`);
+		throw new Error(
+			`n8n import:workflow failed (${result.code}):\n${result.stdout.slice(-3000)}\n${result.stderr.slice(-2000)}`,
+		);
 	}
 	return { folder, workflows, paths };
 }
 
 /** How the installed package's credential authenticates requests (for the report's explanation). */
 function credentialAuthenticate(folder) {
-	const file = path.join(folder, '.n8n', 'nodes', 'node_modules', 'n8n-nodes-sound-search', 'dist', 'credentials', 'SoundSearchApi.credentials.js');
+	const file = path.join(
+		folder,
+		'.n8n',
+		'nodes',
+		'node_modules',
+		'n8n-nodes-sound-search',
+		'dist',
+		'credentials',
+		'SoundSearchApi.credentials.js',
+	);
 	try {
 		const { SoundSearchApi } = require(file);
 		const auth = new SoundSearchApi().authenticate;
@@ -175,10 +208,15 @@ async function activateAll(rest, workflows) {
 	for (const wf of workflows) {
 		const got = await rest('GET', `/rest/workflows/${wf.id}`);
 		const versionId = got.body?.data?.versionId;
-		if (got.status !== 200 || !versionId) throw new Error(`GET /rest/workflows/${wf.id}: ${got.status} ${JSON.stringify(got.body).slice(0, 500)}`);
+		if (got.status !== 200 || !versionId)
+			throw new Error(
+				`GET /rest/workflows/${wf.id}: ${got.status} ${JSON.stringify(got.body).slice(0, 500)}`,
+			);
 		const activated = await rest('POST', `/rest/workflows/${wf.id}/activate`, { versionId });
 		if (activated.status !== 200) {
-			throw new Error(`activating ${wf.name}: ${activated.status} ${JSON.stringify(activated.body).slice(0, 1000)}`);
+			throw new Error(
+				`activating ${wf.name}: ${activated.status} ${JSON.stringify(activated.body).slice(0, 1000)}`,
+			);
 		}
 	}
 }
@@ -187,15 +225,24 @@ async function main() {
 	const options = readOptions(process.argv.slice(2));
 	if (options.help) {
 		const header = fs.readFileSync(__filename, 'utf8').split('\n').slice(2);
-		const comment = header.slice(0, header.findIndex((line) => !line.startsWith('//')));
+		const comment = header.slice(
+			0,
+			header.findIndex((line) => !line.startsWith('//')),
+		);
 		process.stdout.write(`${comment.map((line) => line.replace(/^\/\/ ?/, '')).join('\n')}\n`);
 		return;
 	}
 	const started = Date.now();
 	const machine = system.machine();
-	log(`machine: ${machine.cores} cores, ${machine.cpuModel}, ${machine.memoryGiB.toFixed(1)} GiB; load ${system.loadavg().join(' ')}`);
+	log(
+		`machine: ${machine.cores} cores, ${machine.cpuModel}, ${machine.memoryGiB.toFixed(1)} GiB; load ${system.loadavg().join(' ')}`,
+	);
 	const quiet = await system.waitForQuiet(options.maxLoad, options.waitLoadSeconds, log);
-	log(quiet.quiet ? `load ${quiet.load.join(' ')}: quiet enough` : `load ${quiet.load.join(' ')}: machine busy, measuring anyway (recorded)`);
+	log(
+		quiet.quiet
+			? `load ${quiet.load.join(' ')}: quiet enough`
+			: `load ${quiet.load.join(' ')}: machine busy, measuring anyway (recorded)`,
+	);
 
 	// The deadline and the run's wall time count from here (after the wait for a quiet machine).
 	const runStart = Date.now();
@@ -214,13 +261,27 @@ async function main() {
 
 	// Two reference services: timing (cache off: every page is a fresh, charged reading for every
 	// variant, so no variant gets cache hits the others made) and billing (the default 60 s cache).
-	resources.timing = await startReferenceService({ keys: [API_KEY], cacheSeconds: 0, maxPageSize: 50, defaultPageSize: 20 });
-	resources.billing = await startReferenceService({ keys: [API_KEY], cacheSeconds: 60, maxPageSize: 50, defaultPageSize: 20 });
+	resources.timing = await startReferenceService({
+		keys: [API_KEY],
+		cacheSeconds: 0,
+		maxPageSize: 50,
+		defaultPageSize: 20,
+	});
+	resources.billing = await startReferenceService({
+		keys: [API_KEY],
+		cacheSeconds: 60,
+		maxPageSize: 50,
+		defaultPageSize: 20,
+	});
 	// The third (keyword lists at service scale): cache off, 150 ms per answer, capped per run.
 	resources.scale = await startReferenceService({ keys: [API_KEY], ...SCALE_SERVICE });
-	log(`reference services: ${['timing', 'billing', 'scale'].map((k) => `${k} ${resources[k].url} (pid ${resources[k].pid})`).join(', ')}`);
+	log(
+		`reference services: ${['timing', 'billing', 'scale'].map((k) => `${k} ${resources[k].url} (pid ${resources[k].pid})`).join(', ')}`,
+	);
 
-	log('creating the n8n user folder: package installed from the tarball, credentials and workflows imported');
+	log(
+		'creating the n8n user folder: package installed from the tarball, credentials and workflows imported',
+	);
 	const prepared = await prepareN8nFolder(tarball, resources);
 	resources.folder = prepared.folder;
 	log('starting n8n');
@@ -257,7 +318,14 @@ async function main() {
 	};
 	const results = {
 		credentialAuthenticate: credentialAuthenticate(prepared.folder),
-		options: { ...options, phases: [...options.phases] }, tarball: options.tarball ? path.basename(options.tarball) : null, machine, quiet, startSeconds, versions: versions(server.pid), phases: {} };
+		options: { ...options, phases: [...options.phases] },
+		tarball: options.tarball ? path.basename(options.tarball) : null,
+		machine,
+		quiet,
+		startSeconds,
+		versions: versions(server.pid),
+		phases: {},
+	};
 	results.n8nMemoryAfterStart = system.memory(server.pid);
 	await phases.prepareServices(ctx);
 	const want = options.phases;
@@ -270,8 +338,10 @@ async function main() {
 		// After the timed phases: the inspector is opened only now (see --inspect-port above).
 		const session = await inspectorSession({ pid: server.pid, port: inspectPort });
 		try {
-			if (want.has('memory')) results.phases.memory = await phases.memoryPhase(ctx, session, measureHeap);
-			if (want.has('profile')) results.phases.profile = await phases.profilePhase(ctx, session, profileScenarios);
+			if (want.has('memory'))
+				results.phases.memory = await phases.memoryPhase(ctx, session, measureHeap);
+			if (want.has('profile'))
+				results.phases.profile = await phases.profilePhase(ctx, session, profileScenarios);
 		} finally {
 			session.close();
 		}
@@ -286,7 +356,9 @@ async function main() {
 	results.stopped = stopped;
 	saveRaw(results);
 	writeReport(options.out, results);
-	log(`wrote ${path.relative(process.cwd(), options.out) || options.out} (${results.wallSeconds.toFixed(0)} s)`);
+	log(
+		`wrote ${path.relative(process.cwd(), options.out) || options.out} (${results.wallSeconds.toFixed(0)} s)`,
+	);
 	clearTimeout(hardStop);
 }
 
@@ -298,16 +370,24 @@ async function timeWithRetries(ctx, options) {
 	const attempts = [];
 	let best;
 	for (let attempt = 1; attempt <= 1 + options.busyRetries; attempt++) {
-		const before = options.quick ? null : await system.waitForQuietCpu(options.maxForeignCores, 300, log);
+		const before = options.quick
+			? null
+			: await system.waitForQuietCpu(options.maxForeignCores, 300, log);
 		const t = await phases.timePhase(ctx);
 		t.attempt = attempt;
 		t.quietBefore = before;
 		attempts.push(t);
 		if (!best || t.cpu.foreignCores < best.cpu.foreignCores) best = t;
 		if (t.cpu.foreignCores < options.maxForeignCores) break;
-		log(`time: attempt ${attempt} disturbed (other processes used ${t.cpu.foreignCores.toFixed(2)} cores)`);
+		log(
+			`time: attempt ${attempt} disturbed (other processes used ${t.cpu.foreignCores.toFixed(2)} cores)`,
+		);
 	}
-	best.attempts = attempts.map((t) => ({ attempt: t.attempt, foreignCores: t.cpu.foreignCores, runs: t.attempt === best.attempt ? undefined : t.runs }));
+	best.attempts = attempts.map((t) => ({
+		attempt: t.attempt,
+		foreignCores: t.cpu.foreignCores,
+		runs: t.attempt === best.attempt ? undefined : t.runs,
+	}));
 	return best;
 }
 

@@ -96,4 +96,13 @@ function growthExponent(xs, ys, fixed = 0) {
 	return Math.log(y1 / y0) / Math.log(xs[i1] / xs[i0]);
 }
 
-module.exports = { quantile, median, mean, stdev, medianCi95, summarize, linearFit, growthExponent };
+module.exports = {
+	quantile,
+	median,
+	mean,
+	stdev,
+	medianCi95,
+	summarize,
+	linearFit,
+	growthExponent,
+};

@@ -27,7 +27,9 @@ function machine() {
 		cpuMHz: cpus[0]?.speed ?? null,
 		memoryGiB: memKb ? memKb / 1024 / 1024 : os.totalmem() / 1024 ** 3,
 		kernel: `${os.type()} ${os.release()} ${os.arch()}`,
-		virtualization: /hypervisor/.test(readText('/proc/cpuinfo') ?? '') ? 'virtual machine (hypervisor flag set)' : 'not detected',
+		virtualization: /hypervisor/.test(readText('/proc/cpuinfo') ?? '')
+			? 'virtual machine (hypervisor flag set)'
+			: 'not detected',
 	};
 }
 
@@ -151,8 +153,12 @@ async function waitForQuiet(maxLoad, maxWaitSeconds, log) {
 		const waited = (Date.now() - start) / 1000;
 		if (load[0] < maxLoad) return { quiet: true, waitedSeconds: waited, load };
 		if (waited >= maxWaitSeconds) return { quiet: false, waitedSeconds: waited, load };
-		log(`load average ${load.join(' ')} >= ${maxLoad}: waiting (${Math.round(waited)} of ${maxWaitSeconds} s)`);
-		await new Promise((resolve) => setTimeout(resolve, Math.min(15_000, Math.max(1000, (maxWaitSeconds - waited) * 1000))));
+		log(
+			`load average ${load.join(' ')} >= ${maxLoad}: waiting (${Math.round(waited)} of ${maxWaitSeconds} s)`,
+		);
+		await new Promise((resolve) =>
+			setTimeout(resolve, Math.min(15_000, Math.max(1000, (maxWaitSeconds - waited) * 1000))),
+		);
 	}
 	return { quiet: false, waitedSeconds: (Date.now() - start) / 1000, load: loadavg() };
 }
@@ -172,9 +178,21 @@ async function waitForQuietCpu(maxForeignCores, maxWaitSeconds, log, windowSecon
 		const waited = (Date.now() - start) / 1000;
 		if (foreignCores < maxForeignCores) return { quiet: true, waitedSeconds: waited, foreignCores };
 		if (waited >= maxWaitSeconds) return { quiet: false, waitedSeconds: waited, foreignCores };
-		log(`other processes use ${foreignCores.toFixed(2)} cores (>= ${maxForeignCores}): waiting (${Math.round(waited)} of ${maxWaitSeconds} s)`);
+		log(
+			`other processes use ${foreignCores.toFixed(2)} cores (>= ${maxForeignCores}): waiting (${Math.round(waited)} of ${maxWaitSeconds} s)`,
+		);
 	}
 	return { quiet: false, waitedSeconds: (Date.now() - start) / 1000, foreignCores };
 }
 
-module.exports = { waitForQuietCpu, machine, memory, resetPeak, descendants, foreignCpuMeter, loadavg, waitForQuiet, processCpuSeconds };
+module.exports = {
+	waitForQuietCpu,
+	machine,
+	memory,
+	resetPeak,
+	descendants,
+	foreignCpuMeter,
+	loadavg,
+	waitForQuiet,
+	processCpuSeconds,
+};

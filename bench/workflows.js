@@ -34,7 +34,10 @@ const SETTINGS = {
 /** A stable id in n8n's format (16 alphanumerics) derived from a name. */
 function idFor(name) {
 	const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-	return Array.from(crypto.createHash('sha256').update(name).digest().subarray(0, 16), (b) => alphabet[b % alphabet.length]).join('');
+	return Array.from(
+		crypto.createHash('sha256').update(name).digest().subarray(0, 16),
+		(b) => alphabet[b % alphabet.length],
+	).join('');
 }
 
 /** A stable UUID-shaped id derived from a name (node ids, webhook ids). */
@@ -72,7 +75,13 @@ function webhookNode(wfName, method, path) {
 		typeVersion: WEBHOOK_VERSION,
 		position: [0, 0],
 		webhookId: uuidFor(`${wfName}/webhookId`),
-		parameters: { httpMethod: method, path, responseMode: 'lastNode', responseData: 'firstEntryJson', options: {} },
+		parameters: {
+			httpMethod: method,
+			path,
+			responseMode: 'lastNode',
+			responseData: 'firstEntryJson',
+			options: {},
+		},
 	};
 }
 
@@ -131,7 +140,12 @@ function soundSearchNode(wfName, cred, parameters, x) {
  * HTTP Request against the search endpoint; with `paginate`, the built-in pagination follows
  * data.nextCursor ("Update a Parameter in Each Request", query cursor) until it is null.
  */
-function httpRequestNode(wfName, cred, { serviceUrl, platform = 'shortvideo', q, limit, paginate, maxPages = 1000, batching }, x) {
+function httpRequestNode(
+	wfName,
+	cred,
+	{ serviceUrl, platform = 'shortvideo', q, limit, paginate, maxPages = 1000, batching },
+	x,
+) {
 	/** @type {Record<string, unknown>} */
 	const options = {};
 	// Batching (Options > Batching): batchSize items' requests, then batchInterval ms, and so on.
@@ -140,7 +154,11 @@ function httpRequestNode(wfName, cred, { serviceUrl, platform = 'shortvideo', q,
 		options.pagination = {
 			pagination: {
 				paginationMode: 'updateAParameterInEachRequest',
-				parameters: { parameters: [{ type: 'qs', name: 'cursor', value: '={{ $response.body.data.nextCursor }}' }] },
+				parameters: {
+					parameters: [
+						{ type: 'qs', name: 'cursor', value: '={{ $response.body.data.nextCursor }}' },
+					],
+				},
 				paginationCompleteWhen: 'other',
 				completeExpression: '={{ !$response.body.data.nextCursor }}',
 				limitPagesFetched: true,
@@ -181,7 +199,14 @@ function chain(nodes) {
 }
 
 function workflow(name, nodes) {
-	return { id: idFor(`wf-${name}`), name: `Bench: ${name}`, active: false, settings: SETTINGS, nodes, connections: chain(nodes) };
+	return {
+		id: idFor(`wf-${name}`),
+		name: `Bench: ${name}`,
+		active: false,
+		settings: SETTINGS,
+		nodes,
+		connections: chain(nodes),
+	};
 }
 
 /**
@@ -198,29 +223,66 @@ function buildWorkflows({ timing, billing, pagesQuery, pagesPageSize }) {
 	// Time: the same Return All over 100 pages of pagesPageSize items.
 	add('node', 'GET', (n, hook) => [
 		hook,
-		soundSearchNode(n, T.soundSearch, { platform: 'shortvideo', query: pagesQuery, returnAll: true, options: { pageSize: pagesPageSize } }, 220),
+		soundSearchNode(
+			n,
+			T.soundSearch,
+			{
+				platform: 'shortvideo',
+				query: pagesQuery,
+				returnAll: true,
+				options: { pageSize: pagesPageSize },
+			},
+			220,
+		),
 		summarizeNode(n, 440),
 	]);
 	add('http', 'GET', (n, hook) => [
 		hook,
-		httpRequestNode(n, T.headerAuth, { serviceUrl: timing.serviceUrl, q: pagesQuery, limit: pagesPageSize, paginate: true }, 220),
+		httpRequestNode(
+			n,
+			T.headerAuth,
+			{ serviceUrl: timing.serviceUrl, q: pagesQuery, limit: pagesPageSize, paginate: true },
+			220,
+		),
 		splitOutNode(n, 'Split Out', 'data.items', 440),
 		summarizeNode(n, 660),
 	]);
 	add('noop', 'GET', (n, hook) => [
 		hook,
-		{ id: uuidFor(`${n}/noop`), name: 'No Operation', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [220, 0], parameters: {} },
+		{
+			id: uuidFor(`${n}/noop`),
+			name: 'No Operation',
+			type: 'n8n-nodes-base.noOp',
+			typeVersion: 1,
+			position: [220, 0],
+			parameters: {},
+		},
 	]);
 
 	// Scale: Return All of ?q= (catalogue overrides set the totals), pages of 50 (the service cap).
 	add('scale-node', 'GET', (n, hook) => [
 		hook,
-		soundSearchNode(n, T.soundSearch, { platform: 'shortvideo', query: '={{ $json.query.q }}', returnAll: true, options: { pageSize: 50, maxPages: 1000 } }, 220),
+		soundSearchNode(
+			n,
+			T.soundSearch,
+			{
+				platform: 'shortvideo',
+				query: '={{ $json.query.q }}',
+				returnAll: true,
+				options: { pageSize: 50, maxPages: 1000 },
+			},
+			220,
+		),
 		summarizeNode(n, 440),
 	]);
 	add('scale-http', 'GET', (n, hook) => [
 		hook,
-		httpRequestNode(n, T.headerAuth, { serviceUrl: timing.serviceUrl, q: '={{ $json.query.q }}', limit: 50, paginate: true }, 220),
+		httpRequestNode(
+			n,
+			T.headerAuth,
+			{ serviceUrl: timing.serviceUrl, q: '={{ $json.query.q }}', limit: 50, paginate: true },
+			220,
+		),
 		splitOutNode(n, 'Split Out', 'data.items', 440),
 		summarizeNode(n, 660),
 	]);
@@ -248,7 +310,12 @@ function buildWorkflows({ timing, billing, pagesQuery, pagesPageSize }) {
 			soundSearchNode(
 				n,
 				B.soundSearch,
-				{ platform, query: '={{ $json.query.q }}', returnAll: true, options: { pageSize: '={{ Number($json.query.pageSize) }}', maxPages: 1000 } },
+				{
+					platform,
+					query: '={{ $json.query.q }}',
+					returnAll: true,
+					options: { pageSize: '={{ Number($json.query.pageSize) }}', maxPages: 1000 },
+				},
 				220,
 			),
 			summarizeNode(n, 440),
@@ -257,8 +324,12 @@ function buildWorkflows({ timing, billing, pagesQuery, pagesPageSize }) {
 
 	// Several input items: POST {"keywords": [...]} -> one item per keyword -> one search each
 	// (Limit 50, the default; one page per keyword).
-	add('keywords-node', 'POST', (n, hook) => keywordsNodeChain(n, hook, B.soundSearch, { limit: 50 }));
-	add('keywords-http', 'POST', (n, hook) => keywordsHttpChain(n, hook, B.headerAuth, { serviceUrl: billing.serviceUrl, limit: 50 }));
+	add('keywords-node', 'POST', (n, hook) =>
+		keywordsNodeChain(n, hook, B.soundSearch, { limit: 50 }),
+	);
+	add('keywords-http', 'POST', (n, hook) =>
+		keywordsHttpChain(n, hook, B.headerAuth, { serviceUrl: billing.serviceUrl, limit: 50 }),
+	);
 	return { workflows, paths };
 }
 
@@ -284,8 +355,19 @@ function collector() {
  * `limit`, Options `options` when given) -> Summarize.
  */
 function keywordsNodeChain(n, hook, cred, { limit, options }) {
-	const parameters = { platform: 'shortvideo', query: '={{ $json.keyword }}', returnAll: false, limit, ...(options ? { options } : {}) };
-	return [hook, splitOutNode(n, 'Keywords', 'body.keywords', 220, 'keyword'), soundSearchNode(n, cred, parameters, 440), summarizeNode(n, 660)];
+	const parameters = {
+		platform: 'shortvideo',
+		query: '={{ $json.keyword }}',
+		returnAll: false,
+		limit,
+		...(options ? { options } : {}),
+	};
+	return [
+		hook,
+		splitOutNode(n, 'Keywords', 'body.keywords', 220, 'keyword'),
+		soundSearchNode(n, cred, parameters, 440),
+		summarizeNode(n, 660),
+	];
 }
 
 /** The same with HTTP Request (one request per item) and Split Out on data.items. */
@@ -293,10 +375,26 @@ function keywordsHttpChain(n, hook, cred, { serviceUrl, limit, batching }) {
 	return [
 		hook,
 		splitOutNode(n, 'Keywords', 'body.keywords', 220, 'keyword'),
-		httpRequestNode(n, cred, { serviceUrl, q: '={{ $json.keyword }}', limit, paginate: false, batching }, 440),
+		httpRequestNode(
+			n,
+			cred,
+			{ serviceUrl, q: '={{ $json.keyword }}', limit, paginate: false, batching },
+			440,
+		),
 		splitOutNode(n, 'Split Out', 'data.items', 660),
 		summarizeNode(n, 880),
 	];
 }
 
-module.exports = { buildWorkflows, collector, keywordsNodeChain, keywordsHttpChain, credentialsFor, PACKAGE_NAME, NODE_TYPE, HTTP_REQUEST_VERSION, WEBHOOK_VERSION, SETTINGS };
+module.exports = {
+	buildWorkflows,
+	collector,
+	keywordsNodeChain,
+	keywordsHttpChain,
+	credentialsFor,
+	PACKAGE_NAME,
+	NODE_TYPE,
+	HTTP_REQUEST_VERSION,
+	WEBHOOK_VERSION,
+	SETTINGS,
+};

@@ -20,8 +20,12 @@ async function main() {
 		if (run.error) throw run.error;
 		printItems(run.items.map(({ json }) => json));
 		const { totals } = await service.ledger();
-		console.log(`\n${run.items.length} sounds from ${totals.requests} call(s) to ${service.url}: ${totals.creditsCharged} credit(s) charged.`);
-		console.log('First item as the workflow sees it:\n' + JSON.stringify(run.items[0]?.json ?? null, null, 2));
+		console.log(
+			`\n${run.items.length} sounds from ${totals.requests} call(s) to ${service.url}: ${totals.creditsCharged} credit(s) charged.`,
+		);
+		console.log(
+			'First item as the workflow sees it:\n' + JSON.stringify(run.items[0]?.json ?? null, null, 2),
+		);
 	} finally {
 		await service.stop();
 	}
@@ -29,13 +33,23 @@ async function main() {
 
 function printItems(items) {
 	console.table(
-		items.map(({ soundId, title, authorName, postCount, durationSeconds, creditsCharged, page }) => ({
-			soundId, title, authorName, postCount, durationSeconds, creditsCharged, page,
-		})),
+		items.map(
+			({ soundId, title, authorName, postCount, durationSeconds, creditsCharged, page }) => ({
+				soundId,
+				title,
+				authorName,
+				postCount,
+				durationSeconds,
+				creditsCharged,
+				page,
+			}),
+		),
 	);
 }
 
 main().catch((error) => {
-	console.error(`Demo failed: ${error.message}${error.description ? `\n${error.description}` : ''}`);
+	console.error(
+		`Demo failed: ${error.message}${error.description ? `\n${error.description}` : ''}`,
+	);
 	process.exitCode = 1;
 });

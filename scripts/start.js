@@ -16,7 +16,13 @@
 
 const fs = require('node:fs');
 const path = require('node:path');
-const { Stack, StackAborted, DEMO_OWNER, DEMO_WORKFLOW_ID, SERVICE_KEY } = require('../test/harness/stack');
+const {
+	Stack,
+	StackAborted,
+	DEMO_OWNER,
+	DEMO_WORKFLOW_ID,
+	SERVICE_KEY,
+} = require('../test/harness/stack');
 
 const REPO_ROOT = path.resolve(__dirname, '..');
 const STATE_DIR = path.join(REPO_ROOT, '.cache', 'start');
@@ -25,7 +31,9 @@ const PREFERRED = { service: 4010, n8n: 5678, broker: 5679 };
 
 const args = process.argv.slice(2);
 if (args.includes('--help') || args.includes('-h')) {
-	console.log('Usage: npm start [-- --reset]\n  --reset  remove .cache/start/ first (owner, executions and your own workflows are lost)');
+	console.log(
+		'Usage: npm start [-- --reset]\n  --reset  remove .cache/start/ first (owner, executions and your own workflows are lost)',
+	);
 	process.exit(0);
 }
 const unknown = args.filter((arg) => arg !== '--reset');
@@ -88,7 +96,8 @@ for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM', 'SIGHUP'])) {
 	process.on(signal, () => {
 		if (phase === 'stopping') {
 			// Ctrl-C under `npm start` arrives twice at once (from the terminal, and forwarded by npm).
-			if (Date.now() - firstSignalAt > 1000) say(`(${signal} again: still stopping; n8n gets up to 10 s before it is killed)`);
+			if (Date.now() - firstSignalAt > 1000)
+				say(`(${signal} again: still stopping; n8n gets up to 10 s before it is killed)`);
 			return;
 		}
 		firstSignalAt = Date.now();
@@ -130,7 +139,8 @@ function followLedger() {
 				if (r.seq <= lastSeq) continue;
 				lastSeq = r.seq;
 				const time = String(r.at).slice(11, 19);
-				const plural = (/** @type {number} */ n, /** @type {string} */ word) => `${n} ${word}${n === 1 ? '' : 's'}`;
+				const plural = (/** @type {number} */ n, /** @type {string} */ word) =>
+					`${n} ${word}${n === 1 ? '' : 's'}`;
 				const cursor = r.cursor ? ' cursor=…' : '';
 				say(
 					`[service ${time}] ${r.method} ${r.path} q=${JSON.stringify(r.query ?? r.q)} limit=${r.limit ?? '-'}${cursor}` +
@@ -153,7 +163,9 @@ async function main() {
 		fs.rmSync(STATE_DIR, { recursive: true, force: true });
 	}
 	const firstRun = !fs.existsSync(path.join(USER_FOLDER, '.n8n'));
-	say(`Starting Sound Search locally (n8n state in ${relative(USER_FOLDER)}/${firstRun ? ', new' : ', kept from the last run'}) ...`);
+	say(
+		`Starting Sound Search locally (n8n state in ${relative(USER_FOLDER)}/${firstRun ? ', new' : ', kept from the last run'}) ...`,
+	);
 
 	try {
 		await stack.start();
@@ -165,7 +177,9 @@ async function main() {
 		}
 		console.error(`\nCould not start: ${/** @type {Error} */ (error).message}`);
 		if (!firstRun) {
-			console.error(`If n8n's saved state is the problem, start from a clean one: npm start -- --reset`);
+			console.error(
+				`If n8n's saved state is the problem, start from a clean one: npm start -- --reset`,
+			);
 		}
 		phase = 'starting';
 		await shutdown(1, 'Start failed');
@@ -174,7 +188,9 @@ async function main() {
 	phase = 'running';
 
 	const server = /** @type {import('../test/harness/n8n').N8nServer} */ (stack.n8n);
-	const service = /** @type {import('../test/harness/referenceService').ReferenceService} */ (stack.service);
+	const service = /** @type {import('../test/harness/referenceService').ReferenceService} */ (
+		stack.service
+	);
 	const seconds = ((Date.now() - t0) / 1000).toFixed(1);
 	const line = '-'.repeat(78);
 	const notPreferred = (/** @type {number} */ port, /** @type {number} */ wanted) =>
@@ -195,8 +211,13 @@ async function main() {
 			`  Reference service:  ${service.url}   API key: ${SERVICE_KEY}${notPreferred(servicePort, PREFERRED.service)}`,
 			`  Credential:         "${stack.credential.name}" (id ${stack.credential.id}) points at it`,
 			'  Workflows:',
-			...stack.workflows.map((w) => `    - ${w.name}  ${server.url}/workflow/${w.id}${w.file === '(built in)' ? '' : `  (${w.file})`}`),
-			...(stack.problems.length > 0 ? ['  Not imported:', ...stack.problems.map((p) => `    ! ${p.split('\n')[0]}`)] : []),
+			...stack.workflows.map(
+				(w) =>
+					`    - ${w.name}  ${server.url}/workflow/${w.id}${w.file === '(built in)' ? '' : `  (${w.file})`}`,
+			),
+			...(stack.problems.length > 0
+				? ['  Not imported:', ...stack.problems.map((p) => `    ! ${p.split('\n')[0]}`)]
+				: []),
 			'',
 			`  The demo, the examples and the credential are re-imported on every start; your own`,
 			`  workflows are kept in ${relative(USER_FOLDER)}/ ("npm start -- --reset" forgets them).`,

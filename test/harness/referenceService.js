@@ -1,13 +1,13 @@
 'use strict';
 
-// Starts the sandbox (sandbox/server.js) as a child process for tests and scripts, and drives its
+// Starts the reference service (reference-service/server.js) as a child process for tests and scripts, and drives its
 // control endpoints over HTTP. A separate process keeps the service honest (real sockets, real
 // signals) and --parent-pid makes it exit on its own if this process dies without stopping it.
 
 const { spawn } = require('node:child_process');
 const path = require('node:path');
 
-const SERVER_SCRIPT = path.resolve(__dirname, '..', '..', 'sandbox', 'server.js');
+const SERVER_SCRIPT = path.resolve(__dirname, '..', '..', 'reference-service', 'server.js');
 const START_TIMEOUT_MS = 10000;
 const KILL_GRACE_MS = 3000;
 // Enough of the child's stderr to explain a failed start, without growing without bound.

@@ -3,7 +3,7 @@
 // The package in n8n's queue mode: one n8n main (webhooks, schedule triggers), Redis, three
 // workers (each with its own user folder and the packed package installed in it, as on separate
 // machines) and a shared PostgreSQL, all of the pinned n8n, on 127.0.0.1 (test/harness/queueStack.js).
-// Searches go to the reference service (sandbox/) through a proxy that adds latency to every
+// Searches go to the reference service (reference-service/) through a proxy that adds latency to every
 // answer, so that executions are still running when a worker is stopped or killed.
 //
 // One environment for the whole file, in this order:
@@ -29,7 +29,7 @@ const {
 const n8n = require('../harness/n8n');
 const { startReferenceService } = require('../harness/referenceService');
 const { packageTarball, REPO_ROOT } = require('../harness/packageTarball');
-const { readPage, normalizeQuery, overrideKey } = require('../../sandbox/catalogue');
+const { readPage, normalizeQuery, overrideKey } = require('../../reference-service/catalogue');
 
 const PRICE = /** @type {Record<string, number>} */ ({ shortvideo: 1, photosocial: 2 });
 const SERVICE_KEY = 'queue-mode-test-key';

@@ -71,7 +71,7 @@ describe('the packed tarball', () => {
 	test('holds no tests, sources, caches, examples or build state', () => {
 		const unwanted = entries.filter(
 			(entry) =>
-				/(^|\/)(test|tests|__tests__|sandbox|bench|examples|n8n-host|node_modules|\.cache|\.github)\//.test(
+				/(^|\/)(test|tests|__tests__|reference-service|bench|examples|n8n-host|node_modules|\.cache|\.github)\//.test(
 					entry,
 				) ||
 				/\.test\.|\.spec\./.test(entry) ||

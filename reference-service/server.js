@@ -7,7 +7,7 @@
 const { parseArgs } = require('node:util');
 const { createReferenceService } = require('./service');
 
-const USAGE = `Usage: node sandbox/server.js [--port 0] [--host 127.0.0.1] [--keys k1,k2]
+const USAGE = `Usage: node reference-service/server.js [--port 0] [--host 127.0.0.1] [--keys k1,k2]
   [--revoked-keys k3] [--max-page-size 50] [--default-page-size 20] [--cache-seconds 60]
   [--capacity 0] [--latency-ms 0] [--retry-after 1] [--parent-pid N] [--quiet]
 Env fallbacks: SOUND_SEARCH_SANDBOX_PORT, SOUND_SEARCH_SANDBOX_KEYS`;

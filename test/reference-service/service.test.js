@@ -5,9 +5,9 @@
 const net = require('node:net');
 const os = require('node:os');
 const { setTimeout: sleep } = require('node:timers/promises');
-const { startReferenceService, withReferenceService } = require('./harness/referenceService');
-const { fnv1a32 } = require('../sandbox/catalogue');
-const { readSettings } = require('../sandbox/server');
+const { startReferenceService, withReferenceService } = require('../harness/referenceService');
+const { fnv1a32 } = require('../../reference-service/catalogue');
+const { readSettings } = require('../../reference-service/server');
 
 jest.setTimeout(30000);
 
