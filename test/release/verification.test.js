@@ -121,19 +121,21 @@ describe('node and credential code', () => {
 });
 
 describe('UI text (UX guidelines: Title Case, Sentence case, "Whether", "e.g.", English)', () => {
-	test.each(registeredNodes().map(({ className, instance }) => [className, instance.description]))(
-		'node %s',
-		(className, description) => {
-			expect(uiTextProblems(description)).toEqual([]);
-		},
-	);
+	test.each(
+		/** @type {Array<[string, any]>} */ (
+			registeredNodes().map(({ className, instance }) => [className, instance.description])
+		),
+	)('node %s', (className, description) => {
+		expect(uiTextProblems(description)).toEqual([]);
+	});
 
-	test.each(registeredCredentials().map(({ className, instance }) => [className, instance]))(
-		'credential %s',
-		(className, credential) => {
-			expect(uiTextProblems(credential)).toEqual([]);
-		},
-	);
+	test.each(
+		/** @type {Array<[string, any]>} */ (
+			registeredCredentials().map(({ className, instance }) => [className, instance])
+		),
+	)('credential %s', (className, credential) => {
+		expect(uiTextProblems(credential)).toEqual([]);
+	});
 
 	test('the check reports each rule broken, including in collections and computed options', () => {
 		const problems = uiTextProblems({
