@@ -2,7 +2,7 @@
 // Loads what the package registers with n8n (package.json "n8n": nodes and credentials) from
 // their TypeScript sources, so that the checks see the descriptions n8n will see, including
 // the values that lint cannot see because they are computed (option names built from a table,
-// spread arrays). Needs the ts-jest transform of jest.release.config.js.
+// spread arrays). Needs the ts-jest transform of the release project (jest.config.js).
 const fs = require('node:fs');
 const path = require('node:path');
 
