@@ -9,7 +9,8 @@ shift
 source "$here/node24.sh"
 cd "$repo_root"
 case "$layer" in
-  e2e) projects=("e2e n8n 2.x" "e2e n8n 1.x") ;;
+  # N8N_LINE=1.x npm run test:e2e: one line only.
+  e2e) if [ -n "${N8N_LINE:-}" ]; then projects=("e2e n8n $N8N_LINE"); else projects=("e2e n8n 2.x" "e2e n8n 1.x"); fi ;;
   *) projects=("$layer") ;;
 esac
 case "$layer" in
