@@ -9,6 +9,7 @@
  *   e2e n8n 2.x / 1.x  the packed package in each pinned n8n line (n8n-host/), CLI and REST
  *   queue              n8n in queue mode: Redis, PostgreSQL, a main and workers
  *   editor             the n8n editor in headless Chromium (scripts/ensure-chromium.sh)
+ *   commands           every command the README names, run briefly as a user types it
  *
  * Real-n8n layers start about 1 GB processes: run them with `-w 1` (scripts/test.sh does).
  */
@@ -49,5 +50,6 @@ module.exports = {
 		),
 		layer('queue', 'queue', { ...realN8n, timeoutS: 300, slowS: 120 }),
 		layer('editor', 'editor', { ...realN8n, timeoutS: 180 }),
+		layer('commands', 'commands', { ...realN8n, timeoutS: 240 }),
 	],
 };

@@ -4,7 +4,7 @@
 # a core while it starts. The editor layer first makes sure Chromium is there.
 set -euo pipefail
 here="$(dirname "${BASH_SOURCE[0]}")"
-layer="${1:?usage: scripts/layer.sh <unit|engine|reference-service|release|e2e|queue|editor> [jest args]}"
+layer="${1:?usage: scripts/layer.sh <unit|engine|reference-service|release|e2e|queue|editor|commands> [jest args]}"
 shift
 source "$here/node24.sh"
 cd "$repo_root"
@@ -14,7 +14,7 @@ case "$layer" in
   *) projects=("$layer") ;;
 esac
 case "$layer" in
-  e2e | queue | editor | release) set -- -w 1 "$@" ;;
+  e2e | queue | editor | release | commands) set -- -w 1 "$@" ;;
 esac
 [ "$layer" = editor ] && bash "$here/ensure-chromium.sh"
 exec npx jest --selectProjects "${projects[@]}" "$@"

@@ -1,0 +1,59 @@
+'use strict';
+
+// Runs a README command the way a user types it, from the repository root, for the commands
+// layer. A command that serves until stopped runs in its own process group, so stopping it by pid
+// also stops what npm started under it.
+const { spawn } = require('node:child_process');
+const path = require('node:path');
+
+const REPO_ROOT = path.resolve(__dirname, '..', '..');
+
+/**
+ * Runs to the end; rejects when it outlives timeoutMs (the whole group is killed then).
+ * @param {string} command a shell command line, as in the README
+ * @param {{ timeoutMs: number, env?: Record<string, string> }} options
+ * @returns {Promise<{ code: number | null, output: string }>}
+ */
+function runToEnd(command, { timeoutMs, env = {} }) {
+	const child = start(command, env);
+	return new Promise((resolve, reject) => {
+		const timer = setTimeout(() => {
+			stopGroup(child.pid);
+			reject(new Error(`"${command}" still running after ${timeoutMs} ms:\n${child.output()}`));
+		}, timeoutMs);
+		child.process.on('exit', (code) => {
+			clearTimeout(timer);
+			resolve({ code, output: child.output() });
+		});
+	});
+}
+
+/**
+ * Starts a command that serves until stopped.
+ * @param {string} command
+ * @param {Record<string, string>} [env]
+ */
+function start(command, env = {}) {
+	const child = spawn('bash', ['-c', command], {
+		cwd: REPO_ROOT,
+		env: { ...process.env, ...env },
+		detached: true,
+		stdio: ['ignore', 'pipe', 'pipe'],
+	});
+	let output = '';
+	const collect = (/** @type {Buffer} */ chunk) => (output += chunk.toString());
+	child.stdout?.on('data', collect);
+	child.stderr?.on('data', collect);
+	return { process: child, pid: child.pid, output: () => output };
+}
+
+/** @param {number | undefined} pid the group leader */
+function stopGroup(pid) {
+	try {
+		if (pid) process.kill(-pid, 'SIGTERM');
+	} catch {
+		// already gone
+	}
+}
+
+module.exports = { runToEnd, start, stopGroup, REPO_ROOT };
