@@ -16,7 +16,19 @@
 const ts = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }] };
 const SECOND = 1000;
 
-function layer(displayName, folder, { timeoutS = 30, match = '*.test.{js,ts}', ...rest } = {}) {
+/**
+ * @typedef {object} LayerOptions
+ * @property {number} [timeoutS] per test
+ * @property {string} [match] test file name pattern
+ * @property {Record<string, unknown>} [globals]
+ * @property {string[]} [setup] files run after jest's globals exist, before each test file
+ * @property {string} [globalSetup] run once before the project's first test
+ * @property {number} [slowS] a test slower than this is reported as slow
+ */
+
+/** @param {string} displayName @param {string} folder under test/ @param {LayerOptions} [options] */
+function layer(displayName, folder, options = {}) {
+	const { timeoutS = 30, match = '*.test.{js,ts}', globals, setup = [], globalSetup } = options;
 	return {
 		displayName,
 		rootDir: __dirname,
@@ -25,13 +37,14 @@ function layer(displayName, folder, { timeoutS = 30, match = '*.test.{js,ts}', .
 		testEnvironment: 'node',
 		testMatch: [`<rootDir>/test/${folder}/**/${match}`],
 		transform: ts,
-		globals: { TEST_TIMEOUT_MS: timeoutS * SECOND, ...rest.globals },
-		setupFilesAfterEnv: ['<rootDir>/test/setup/timeout.js', ...(rest.setup ?? [])],
-		...(rest.globalSetup && { globalSetup: rest.globalSetup }),
-		slowTestThreshold: rest.slowS ?? 5,
+		globals: { TEST_TIMEOUT_MS: timeoutS * SECOND, ...globals },
+		setupFilesAfterEnv: ['<rootDir>/test/setup/timeout.js', ...setup],
+		...(globalSetup && { globalSetup }),
+		slowTestThreshold: options.slowS ?? 5,
 	};
 }
 
+/** @type {LayerOptions} */
 const realN8n = { globalSetup: '<rootDir>/test/setup/packOnce.js', timeoutS: 180, slowS: 60 };
 
 module.exports = {

@@ -16,7 +16,8 @@ test('npm run reference-service answers a search with its credits, and stops by 
 		});
 		expect(answer.status).toBe(200);
 		expect(answer.headers.get('x-credits-charged')).toBe('2');
-		expect((await answer.json()).data.items).toHaveLength(2);
+		const page = /** @type {{ data: { items: unknown[] } }} */ (await answer.json());
+		expect(page.data.items).toHaveLength(2);
 	} finally {
 		stopGroup(command.pid);
 	}
