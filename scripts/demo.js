@@ -2,10 +2,13 @@
 // Runs the Sound Search node once through n8n-core's real execution engine against the local
 // reference service (started here on 127.0.0.1, stopped by pid at the end) and prints what a
 // workflow would get: one item per sound, with the credits of the call that returned it.
-// Run through scripts/demo.sh, which compiles the engine harness first.
+// Run through scripts/demo.sh (`npm run demo [query] [platform] [limit]`), which compiles it first.
 
+const path = require('node:path');
 const { startReferenceService } = require('../test/harness/referenceService');
-const { runSoundSearch } = require('../.cache/demo/test/harness/engine');
+// The engine harness (TypeScript) as scripts/demo.sh compiled it, with the node it runs. A path
+// built at run time, so the tests' type-check does not follow it into the compiled copy.
+const { runSoundSearch } = require(path.join(__dirname, '../.cache/demo/test/harness/engine'));
 
 const [query = 'lofi', platform = 'shortvideo', limit = '8'] = process.argv.slice(2);
 const DEMO_KEY = 'demo-key';

@@ -173,10 +173,16 @@ async function runAfterInput(
 	];
 	const connections = { Input: { main: [[{ node: NODE_NAME, type: 'main' as const, index: 0 }]] } };
 	const workflow = new Workflow({ id: 'w1', nodes, connections, nodeTypes, active: false });
-	const run = await withKeyLeakCheck(
+	const run = await everyRun.wrap(
 		credentials.apiKey,
 		async () => await execute(workflow, credentials, cancelAfterMs),
-		runPlaces,
+		(result) => {
+			const error = result.data.resultData.error as SearchRun['error'];
+			return {
+				'the run data (items and errors)': JSON.stringify(result.data),
+				'the error': [error?.message, error?.description, error?.stack].join('\n'),
+			};
+		},
 	);
 	const output = run.data.resultData.runData[NODE_NAME]?.[0]?.data?.main ?? [];
 	return {
@@ -187,45 +193,16 @@ async function runAfterInput(
 	};
 }
 
-const LOG_METHODS = ['log', 'info', 'warn', 'error', 'debug'] as const;
+/** Texts of a run's result to search for the API key, by where they are. */
+export type RunTexts<T> = (result: T) => Record<string, string>;
 
 /**
- * Every run of the suite goes through here, so every case (faults included) proves the API key is
- * in no output item, no error (message, description, stack) and no line n8n or the node logged.
- * `placesOf` names the texts of the result to search.
+ * Every engine run (a search, a credential test, a trigger's poll) goes through `wrap`. The engine
+ * tests set it to their key-leak check (test/node/keyLeak.ts); elsewhere (the demo) it just runs.
  */
-export async function withKeyLeakCheck<T>(
-	apiKey: string,
-	run: () => Promise<T>,
-	placesOf: (result: T) => Record<string, string>,
-): Promise<T> {
-	const spies = LOG_METHODS.map((method) => jest.spyOn(console, method));
-	let result: T;
-	try {
-		result = await run();
-	} finally {
-		spies.forEach((spy) => spy.mockRestore());
-	}
-	const places = {
-		...placesOf(result),
-		'the logs': spies
-			.flatMap((spy) => spy.mock.calls.map((args) => args.map(String).join(' ')))
-			.join('\n'),
-	};
-	for (const [place, text] of Object.entries(places)) {
-		if (apiKey.length >= 8 && text.includes(apiKey))
-			throw new Error(`The API key leaked into ${place}`);
-	}
-	return result;
-}
-
-function runPlaces(run: IRun): Record<string, string> {
-	const error = run.data.resultData.error as (Error & { description?: string }) | undefined;
-	return {
-		'the run data (items and errors)': JSON.stringify(run.data),
-		'the error': [error?.message, error?.description, error?.stack].join('\n'),
-	};
-}
+export const everyRun: {
+	wrap: <T>(apiKey: string, run: () => Promise<T>, textsOf: RunTexts<T>) => Promise<T>;
+} = { wrap: async (_apiKey, run) => await run() };
 
 /** What n8n hands a node besides its parameters: here, the test's credential. */
 export function additionalDataFor(

@@ -1,7 +1,11 @@
 import type { INodeParameters } from 'n8n-workflow';
 import { request } from 'undici';
+import { checkEveryRunForKeyLeaks } from '../node/keyLeak';
 import { runSoundSearch, type SearchRun, type SearchRunOptions } from './engine';
 import { startReferenceService } from './referenceService';
+
+// Every engine test uses this fixture: each run it makes is checked for the API key.
+checkEveryRunForKeyLeaks();
 
 // Test keys of the local reference service; 'dummy' tells the secret linter they are not real.
 export const API_KEY = 'dummy-test-key-7f3a9c';

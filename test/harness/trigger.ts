@@ -7,7 +7,7 @@ import {
 	type INodeParameters,
 	type INodeType,
 } from 'n8n-workflow';
-import { additionalDataFor, nodeTypes, TRIGGER_TYPE, withKeyLeakCheck } from './engine';
+import { additionalDataFor, everyRun, nodeTypes, TRIGGER_TYPE } from './engine';
 
 export interface Poll {
 	items: INodeExecutionData[];
@@ -56,7 +56,7 @@ export class TriggerUnderTest {
 			'activate',
 		);
 		const trigger = nodeTypes.getByName(TRIGGER_TYPE) as INodeType;
-		const poll = await withKeyLeakCheck(
+		const poll = await everyRun.wrap(
 			this.credentials.apiKey,
 			async (): Promise<Poll> => {
 				try {

@@ -1,3 +1,4 @@
+import type { INodeParameters } from 'n8n-workflow';
 import {
 	fetchDirect,
 	searchOn,
@@ -15,7 +16,7 @@ type Fault = {
 	response: Record<string, unknown>;
 };
 const inject = async (...faults: Fault[]) => await service().injectFaults(faults);
-const searchLofi = async (options: object = {}) =>
+const searchLofi = async (options: INodeParameters = {}) =>
 	await search({ query: 'lofi', limit: 5, options });
 /** Each call the service saw, as `status:credits`. */
 const outcomes = async () => (await calls()).map((call) => `${call.status}:${call.creditsCharged}`);

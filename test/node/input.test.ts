@@ -1,4 +1,4 @@
-import type { INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { useReferenceService } from '../harness/searchFixture';
 
 const { service, search, calls } = useReferenceService();
@@ -115,7 +115,7 @@ describe('repeated keywords in one run', () => {
 		],
 	])(
 		'searches that differ only in %s are not shared',
-		async (_case, parameters: INodeParameters, input: object[], counts, seen) => {
+		async (_case, parameters: INodeParameters, input: IDataObject[], counts, seen) => {
 			const run = await search({ query: 'lofi', limit: 3, ...parameters }, { input });
 
 			expect(run.error).toBeUndefined();
