@@ -3,16 +3,20 @@ import {
 	Workflow,
 	type IDataObject,
 	type INode,
-	type INodeExecutionData,
 	type INodeParameters,
 	type INodeType,
 } from 'n8n-workflow';
-import { additionalDataFor, everyRun, nodeTypes, TRIGGER_TYPE } from './engine';
+import {
+	additionalDataFor,
+	errorText,
+	everyRun,
+	nodeTypes,
+	TRIGGER_TYPE,
+	type Credentials,
+	type SearchRun,
+} from './engine';
 
-export interface Poll {
-	items: INodeExecutionData[];
-	error?: Error & { description?: string };
-}
+export type Poll = Pick<SearchRun, 'items' | 'error'>;
 
 /**
  * A Sound Search Trigger as n8n polls it: each poll gets a fresh Workflow built from the static
@@ -26,7 +30,7 @@ export class TriggerUnderTest {
 
 	constructor(
 		parameters: INodeParameters,
-		private readonly credentials: { apiKey: string; baseUrl: string },
+		private readonly credentials: Credentials,
 	) {
 		this.node = {
 			id: 't1',
@@ -65,10 +69,7 @@ export class TriggerUnderTest {
 					return { items: [], error: error as Poll['error'] };
 				}
 			},
-			({ items, error }) => ({
-				'the items': JSON.stringify(items),
-				'the error': [error?.message, error?.description, error?.stack].join('\n'),
-			}),
+			({ items, error }) => ({ 'the items': JSON.stringify(items), 'the error': errorText(error) }),
 		);
 		this.staticData = JSON.parse(JSON.stringify(workflow.staticData)) as IDataObject;
 		return poll;

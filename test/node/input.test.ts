@@ -4,6 +4,11 @@ import { useReferenceService } from '../harness/searchFixture';
 const { service, search, calls } = useReferenceService();
 
 const fromColumns = { platform: '={{ $json.platform }}', query: '={{ $json.keyword }}', limit: 3 };
+const columns = [
+	{ keyword: 'lofi', platform: 'shortvideo' },
+	{ keyword: 'jazz', platform: 'photosocial' },
+	{ keyword: 'rain', platform: 'shortvideo' },
+];
 const byKeyword = { query: '={{ $json.keyword }}' };
 const keywords = (...words: string[]) => words.map((keyword) => ({ keyword }));
 const itemOf = ({ pairedItem }: { pairedItem?: unknown }) => (pairedItem as { item: number }).item;
@@ -26,12 +31,7 @@ const LOFI_FROM_3 = Buffer.from(
 
 describe('one search per input item', () => {
 	it('resolves expressions per item and pairs every sound with its input item', async () => {
-		const input = [
-			{ keyword: 'lofi', platform: 'shortvideo' },
-			{ keyword: 'jazz', platform: 'photosocial' },
-			{ keyword: 'rain', platform: 'shortvideo' },
-		];
-		const run = await search(fromColumns, { input });
+		const run = await search(fromColumns, { input: columns });
 
 		expect(run.error).toBeUndefined();
 		expect(run.items.map((item) => [itemOf(item), item.json.creditsCharged])).toEqual(
@@ -199,11 +199,7 @@ describe('bad input is refused before any request', () => {
 	});
 
 	it('names the item whose query is empty and searches none of the others', async () => {
-		const input = [
-			{ keyword: 'lofi', platform: 'shortvideo' },
-			{ keyword: 'jazz', platform: 'photosocial' },
-			{ keyword: ' ', platform: 'shortvideo' },
-		];
+		const input = [...columns.slice(0, 2), { keyword: ' ', platform: 'shortvideo' }];
 		const run = await search(fromColumns, { input });
 
 		expect(run.error?.message).toBe('The "Query" parameter is empty [item 2]');
