@@ -82,6 +82,14 @@ export const sounds = (count: number, prefix = 's') =>
 export const soundIds = (run: { items: SearchRun['items'] }) =>
 	run.items.map(({ json }) => json.soundId);
 
+/** A search whose keyword is each input item's `keyword`, and such input items. */
+export const BY_KEYWORD = { query: '={{ $json.keyword }}' };
+export const keywordItems = (...words: string[]) => words.map((keyword) => ({ keyword }));
+
+/** The input item an output item is paired with. */
+export const itemOf = ({ pairedItem }: { pairedItem?: unknown }) =>
+	(pairedItem as { item: number }).item;
+
 /** Calls the service directly (outside n8n), for expected values; shares its cache and ledger. */
 export async function fetchDirect(
 	service: ReferenceService,

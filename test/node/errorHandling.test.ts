@@ -1,9 +1,9 @@
-import { useReferenceService } from '../harness/searchFixture';
+import { BY_KEYWORD, keywordItems, useReferenceService } from '../harness/searchFixture';
 
 const { service, search, calls } = useReferenceService();
 
-const keywords = [{ keyword: 'lofi' }, { keyword: 'private sound' }, { keyword: 'jazz' }];
-const byKeyword = { query: '={{ $json.keyword }}', limit: 2 };
+const keywords = keywordItems('lofi', 'private sound', 'jazz');
+const byKeyword = { ...BY_KEYWORD, limit: 2 };
 
 describe('Continue On Fail', () => {
 	it('"Continue (regular output)": one error item per failed input item, paired, the rest untouched', async () => {
@@ -49,7 +49,7 @@ describe('Continue On Fail', () => {
 		const run = await search(
 			{ ...byKeyword, options: { maxRetries: 1 } },
 			{
-				input: [{ keyword: 'lofi' }, { keyword: 'jazz' }, { keyword: 'rain' }],
+				input: keywordItems('lofi', 'jazz', 'rain'),
 				nodeSettings: { onError: 'continueRegularOutput' },
 			},
 		);

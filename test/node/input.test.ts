@@ -1,17 +1,14 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
-import { useReferenceService } from '../harness/searchFixture';
+import { BY_KEYWORD, itemOf, keywordItems, useReferenceService } from '../harness/searchFixture';
 
 const { service, search, calls } = useReferenceService();
 
-const fromColumns = { platform: '={{ $json.platform }}', query: '={{ $json.keyword }}', limit: 3 };
+const fromColumns = { ...BY_KEYWORD, platform: '={{ $json.platform }}', limit: 3 };
 const columns = [
 	{ keyword: 'lofi', platform: 'shortvideo' },
 	{ keyword: 'jazz', platform: 'photosocial' },
 	{ keyword: 'rain', platform: 'shortvideo' },
 ];
-const byKeyword = { query: '={{ $json.keyword }}' };
-const keywords = (...words: string[]) => words.map((keyword) => ({ keyword }));
-const itemOf = ({ pairedItem }: { pairedItem?: unknown }) => (pairedItem as { item: number }).item;
 /** How many output items each input item got. */
 const countsByItem = (items: { pairedItem?: unknown }[], inputs: number) =>
 	Array.from({ length: inputs }, (_, index) => items.filter((i) => itemOf(i) === index).length);
@@ -47,8 +44,8 @@ describe('one search per input item', () => {
 	it('pairs all pages of a Return All search with the item that asked for it', async () => {
 		await service().setCatalogue({ query: 'cello', total: 120 });
 		const run = await search(
-			{ ...byKeyword, returnAll: true },
-			{ input: keywords('kazoo', 'cello') },
+			{ ...BY_KEYWORD, returnAll: true },
+			{ input: keywordItems('kazoo', 'cello') },
 		);
 
 		const forCello = run.items.filter((item) => itemOf(item) === 1);
@@ -61,8 +58,8 @@ describe('repeated keywords in one run', () => {
 	it('searches an identical search once; the repeats reuse its sounds at 0 credits', async () => {
 		await service().setCatalogue({ query: 'reggaeton', total: 70 });
 		const run = await search(
-			{ ...byKeyword, platform: 'photosocial', returnAll: true },
-			{ input: keywords('reggaeton', 'techno', 'reggaeton') },
+			{ ...BY_KEYWORD, platform: 'photosocial', returnAll: true },
+			{ input: keywordItems('reggaeton', 'techno', 'reggaeton') },
 		);
 
 		const forItem = (item: number) => run.items.filter((sound) => itemOf(sound) === item);
@@ -78,12 +75,33 @@ describe('repeated keywords in one run', () => {
 	});
 
 	it('sends the keyword trimmed: " lofi " and "lofi" are one search', async () => {
-		const run = await search({ ...byKeyword, limit: 2 }, { input: keywords(' lofi ', 'lofi') });
+		const run = await search(
+			{ ...BY_KEYWORD, limit: 2 },
+			{ input: keywordItems(' lofi ', 'lofi') },
+		);
 
 		expect(countsByItem(run.items, 2)).toEqual([2, 2]);
 		expect(await asked()).toEqual(['shortvideo lofi 2 first']);
 	});
 
+	it('a failed shared search fails each repeat as its own item', async () => {
+		const run = await search(
+			{ ...BY_KEYWORD, limit: 2 },
+			{
+				input: keywordItems('private sound', 'private sound'),
+				nodeSettings: { onError: 'continueRegularOutput' },
+			},
+		);
+
+		expect(run.items.map((item) => [item.json.error, itemOf(item)])).toEqual([
+			['The service answered available: false with status "private"', 0],
+			['The service answered available: false with status "private"', 1],
+		]);
+		expect(await calls()).toHaveLength(1);
+	});
+});
+
+describe('only identical searches are shared', () => {
 	it.each([
 		[
 			'platform',
@@ -114,7 +132,7 @@ describe('repeated keywords in one run', () => {
 			['shortvideo lofi 1 cursor', 'shortvideo lofi 2 first', 'shortvideo lofi 3 first'],
 		],
 	])(
-		'searches that differ only in %s are not shared',
+		'two searches that differ only in %s are each made',
 		async (_case, parameters: INodeParameters, input: IDataObject[], counts, seen) => {
 			const run = await search({ query: 'lofi', limit: 3, ...parameters }, { input });
 
@@ -123,66 +141,49 @@ describe('repeated keywords in one run', () => {
 			expect(await asked()).toEqual(seen);
 		},
 	);
-
-	it('a failed shared search fails each repeat as its own item', async () => {
-		const run = await search(
-			{ ...byKeyword, limit: 2 },
-			{
-				input: keywords('private sound', 'private sound'),
-				nodeSettings: { onError: 'continueRegularOutput' },
-			},
-		);
-
-		expect(run.items.map((item) => [item.json.error, itemOf(item)])).toEqual([
-			['The service answered available: false with status "private"', 0],
-			['The service answered available: false with status "private"', 1],
-		]);
-		expect(await calls()).toHaveLength(1);
-	});
 });
 
+const range = (name: string, bounds: string) =>
+	new RegExp(`"${name}" parameter must be a whole number from ${bounds}`);
+/** Input the node refuses before any request, and what it says. */
+const REFUSED: Array<[string, INodeParameters, RegExp]> = [
+	['a whitespace query', { query: '   ' }, /"Query" parameter is empty \[item 0\]/],
+	[
+		'a limit of 0',
+		{ limit: 0 },
+		/"Limit" parameter must be a whole number.*but it is number 0 \[item 0\]/,
+	],
+	['a negative limit', { limit: -5 }, /"Limit".*number -5 \[item 0\]/],
+	['a fractional limit', { limit: 2.5 }, /"Limit".*number 2.5 \[item 0\]/],
+	['an absurd limit', { limit: 1e9 }, /"Limit".*from 1 to 100000/],
+	[
+		'a query that is not text',
+		{ query: '={{ 42 }}' },
+		/"Query" parameter must be text.*number 42 \[item 0\]/,
+	],
+	[
+		'a start cursor with spaces',
+		{ options: { startCursor: 'not a cursor' } },
+		/"Start Cursor" option is not a valid cursor/,
+	],
+	[
+		'a start cursor too long to be one',
+		{ options: { startCursor: 'c'.repeat(2049) } },
+		/"Start Cursor" option is not a valid cursor/,
+	],
+	['a page size of 0', { options: { pageSize: 0 } }, range('Page Size', '1 to 100')],
+	['max pages of 0', { options: { maxPages: 0 } }, range('Max Pages', '1 to 10000')],
+	['too many retries', { options: { maxRetries: 9 } }, range('Retries per Page', '0 to 5')],
+	['a timeout below a second', { options: { timeoutMs: 10 } }, range('Timeout', '1000 to 300000')],
+	[
+		'an unknown platform',
+		{ platform: '={{ "radio" }}' },
+		/"Platform" parameter is not a known platform: "radio"/,
+	],
+];
+
 describe('bad input is refused before any request', () => {
-	const range = (name: string, range: string) =>
-		new RegExp(`"${name}" parameter must be a whole number from ${range}`);
-	it.each([
-		['a whitespace query', { query: '   ' }, /"Query" parameter is empty \[item 0\]/],
-		[
-			'a limit of 0',
-			{ limit: 0 },
-			/"Limit" parameter must be a whole number.*but it is number 0 \[item 0\]/,
-		],
-		['a negative limit', { limit: -5 }, /"Limit".*number -5 \[item 0\]/],
-		['a fractional limit', { limit: 2.5 }, /"Limit".*number 2.5 \[item 0\]/],
-		['an absurd limit', { limit: 1e9 }, /"Limit".*from 1 to 100000/],
-		[
-			'a query that is not text',
-			{ query: '={{ 42 }}' },
-			/"Query" parameter must be text.*number 42 \[item 0\]/,
-		],
-		[
-			'a start cursor with spaces',
-			{ options: { startCursor: 'not a cursor' } },
-			/"Start Cursor" option is not a valid cursor/,
-		],
-		[
-			'a start cursor too long to be one',
-			{ options: { startCursor: 'c'.repeat(2049) } },
-			/"Start Cursor" option is not a valid cursor/,
-		],
-		['a page size of 0', { options: { pageSize: 0 } }, range('Page Size', '1 to 100')],
-		['max pages of 0', { options: { maxPages: 0 } }, range('Max Pages', '1 to 10000')],
-		['too many retries', { options: { maxRetries: 9 } }, range('Retries per Page', '0 to 5')],
-		[
-			'a timeout below a second',
-			{ options: { timeoutMs: 10 } },
-			range('Timeout', '1000 to 300000'),
-		],
-		[
-			'an unknown platform',
-			{ platform: '={{ "radio" }}' },
-			/"Platform" parameter is not a known platform: "radio"/,
-		],
-	])('%s', async (_case, parameters: INodeParameters, message) => {
+	it.each(REFUSED)('%s', async (_case, parameters: INodeParameters, message) => {
 		const run = await search({ query: 'lofi', limit: 5, ...parameters });
 
 		expect(run.items).toHaveLength(0);
@@ -209,8 +210,8 @@ describe('bad input is refused before any request', () => {
 
 	it('with "Continue (regular output)", searches the good items and reports the bad one', async () => {
 		const run = await search(
-			{ ...byKeyword, limit: 3 },
-			{ input: keywords('lofi', ''), nodeSettings: { onError: 'continueRegularOutput' } },
+			{ ...BY_KEYWORD, limit: 3 },
+			{ input: keywordItems('lofi', ''), nodeSettings: { onError: 'continueRegularOutput' } },
 		);
 
 		expect(run.error).toBeUndefined();

@@ -1,5 +1,8 @@
 import { sleep, type INodeParameters } from 'n8n-workflow';
 import {
+	BY_KEYWORD,
+	itemOf,
+	keywordItems,
 	useReferenceService,
 	type LedgerRequest,
 	type SearchExtras,
@@ -12,8 +15,8 @@ jest.setTimeout(60_000);
 
 const { service, search, calls } = useReferenceService();
 
-const keywords = (count: number) =>
-	Array.from({ length: count }, (_, index) => ({ keyword: `kw${index}` }));
+/** kw0, kw1… */
+const words = (count: number) => Array.from({ length: count }, (_, index) => `kw${index}`);
 
 const capacityReport = async () => (await service().ledger()).capacity;
 const keepGoing = { nodeSettings: { onError: 'continueRegularOutput' as const } };
@@ -23,8 +26,8 @@ async function searchKeywords(
 	options: INodeParameters,
 	extras: Omit<SearchExtras, 'input'> = {},
 ) {
-	const parameters = { query: '={{ $json.keyword }}', limit: 2, options };
-	return await search(parameters, { ...extras, input: keywords(count) });
+	const parameters = { ...BY_KEYWORD, limit: 2, options };
+	return await search(parameters, { ...extras, input: keywordItems(...words(count)) });
 }
 
 const paid = (requests: LedgerRequest[]) => requests.filter((call) => call.status === 200);
@@ -32,9 +35,9 @@ const queriesOf = (requests: LedgerRequest[]) => requests.map((call) => call.q);
 
 /** For each input item, in output order: its index, and the soundIds or error it yielded. */
 function outputByItem(items: { json: Record<string, unknown>; pairedItem?: unknown }[]) {
-	return items.map(({ json, pairedItem }) => [
-		(pairedItem as { item: number }).item,
-		json.error ? `error: ${String(json.error)}` : json.soundId,
+	return items.map((item) => [
+		itemOf(item),
+		item.json.error ? `error: ${String(item.json.error)}` : item.json.soundId,
 	]);
 }
 
@@ -45,14 +48,9 @@ describe('a service with a limit the node does not know', () => {
 
 		expect(run.error).toBeUndefined();
 		expect(run.items).toHaveLength(600);
-		const itemOrder = run.items.map(({ pairedItem }) => (pairedItem as { item: number }).item);
-		expect(itemOrder).toEqual(keywords(300).flatMap((_, index) => [index, index]));
+		expect(run.items.map(itemOf)).toEqual(words(300).flatMap((_, index) => [index, index]));
 		const requests = await calls();
-		expect(queriesOf(paid(requests)).sort()).toEqual(
-			keywords(300)
-				.map((k) => k.keyword)
-				.sort(),
-		);
+		expect(queriesOf(paid(requests)).sort()).toEqual(words(300).sort());
 		expect(run.items.every(({ json }) => json.creditsCharged === 1)).toBe(true);
 		const refused = requests.filter((call) => call.status === 429);
 		expect(refused.every((call) => call.creditsCharged === 0)).toBe(true);
@@ -78,12 +76,12 @@ describe('a service with a limit the node does not know', () => {
 		const run = await search(
 			{
 				platform: 'photosocial',
-				query: '={{ $json.keyword }}',
+				...BY_KEYWORD,
 				returnAll: true,
 				options: { maxInFlight: 3, pageSize: 10 },
 			},
 			// lofi has 10,000 matches: Max Pages, the guard, ends it as an error item.
-			{ ...keepGoing, input: ['lofi', 'jazz'].map((keyword) => ({ keyword })) },
+			{ ...keepGoing, input: keywordItems('lofi', 'jazz') },
 		);
 
 		expect(run.items.length).toBeGreaterThan(0);
@@ -173,7 +171,7 @@ describe('Continue On Fail with a keyword list', () => {
 		await service().setCatalogue({ query: 'kw50', availabilityStatus: 'private' });
 		const run = await searchKeywords(120, { maxInFlight: 16 }, keepGoing);
 
-		const expected = keywords(120).flatMap((_, index) =>
+		const expected = words(120).flatMap((_, index) =>
 			index === 7 || index === 50
 				? [[index, expect.stringMatching(/^error: /)]]
 				: [

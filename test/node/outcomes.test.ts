@@ -1,4 +1,4 @@
-import { useReferenceService } from '../harness/searchFixture';
+import { BY_KEYWORD, keywordItems, useReferenceService } from '../harness/searchFixture';
 
 const { search, calls } = useReferenceService();
 
@@ -30,9 +30,9 @@ describe('answers that carry no sounds', () => {
 
 	it('available: false with "Continue (regular output)" gives an error item for that input only', async () => {
 		const run = await search(
-			{ platform: 'photosocial', query: '={{ $json.keyword }}', limit: 2 },
+			{ ...BY_KEYWORD, platform: 'photosocial', limit: 2 },
 			{
-				input: [{ keyword: 'private sound' }, { keyword: 'lofi' }],
+				input: keywordItems('private sound', 'lofi'),
 				nodeSettings: { onError: 'continueRegularOutput' },
 			},
 		);
