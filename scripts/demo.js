@@ -12,6 +12,15 @@ const { runSoundSearch } = require(path.join(__dirname, '../.cache/demo/test/har
 
 const [query = 'lofi', platform = 'shortvideo', limit = '8'] = process.argv.slice(2);
 const DEMO_KEY = 'demo-key';
+const COLUMNS = [
+	'soundId',
+	'title',
+	'authorName',
+	'postCount',
+	'durationSeconds',
+	'creditsCharged',
+	'page',
+];
 
 async function main() {
 	const service = await startReferenceService({ keys: [DEMO_KEY] });
@@ -21,7 +30,10 @@ async function main() {
 			credentials: { apiKey: DEMO_KEY, baseUrl: service.url },
 		});
 		if (run.error) throw run.error;
-		printItems(run.items.map(({ json }) => json));
+		console.table(
+			run.items.map(({ json }) => json),
+			COLUMNS,
+		);
 		const { totals } = await service.ledger();
 		console.log(
 			`\n${run.items.length} sounds from ${totals.requests} call(s) to ${service.url}: ${totals.creditsCharged} credit(s) charged.`,
@@ -32,22 +44,6 @@ async function main() {
 	} finally {
 		await service.stop();
 	}
-}
-
-function printItems(items) {
-	console.table(
-		items.map(
-			({ soundId, title, authorName, postCount, durationSeconds, creditsCharged, page }) => ({
-				soundId,
-				title,
-				authorName,
-				postCount,
-				durationSeconds,
-				creditsCharged,
-				page,
-			}),
-		),
-	);
 }
 
 main().catch((error) => {

@@ -22,11 +22,15 @@ import { TestCredentialsHelper } from './credentialsHelper';
 export const NODE_TYPE = 'n8n-nodes-sound-search.soundSearch';
 export const NODE_NAME = 'Sound Search';
 export const TRIGGER_TYPE = 'n8n-nodes-sound-search.soundSearchTrigger';
+/** The credential a node under test refers to (its data comes from the test). */
+export const CREDENTIAL = { soundSearchApi: { id: 'c1', name: 'Sound Search account' } };
 
-// Never contacted: the engine only builds $resumeWebhookUrl-style values from them.
-const URL_KEYS = ['restApi', 'instanceBase', 'mcpBase', 'mcpTestBase'].concat(
-	...['webhook', 'form'].map((kind) => ['Base', 'WaitingBase', 'TestBase'].map((u) => kind + u)),
-);
+// The engine builds $resumeWebhookUrl-style values from these (`<name>Url`); never contacted.
+const URL_NAMES = [
+	...['restApi', 'instanceBase', 'mcpBase', 'mcpTestBase'],
+	...['webhookBase', 'webhookWaitingBase', 'webhookTestBase'],
+	...['formBase', 'formWaitingBase', 'formTestBase'],
+];
 
 /**
  * What n8n's credential tester runs for a credential with a declarative `test`: a throwaway node
@@ -126,26 +130,13 @@ async function runNode(
 		name: NODE_NAME,
 		typeVersion: 1,
 		position: [0, 0],
-		credentials: { soundSearchApi: { id: 'c1', name: 'Sound Search account' } },
+		credentials: CREDENTIAL,
 		...settings,
 	};
-	const workflow = new Workflow({
-		id: 'w1',
-		nodes: [node],
-		connections: {},
-		nodeTypes,
-		active: false,
-	});
-	const items = input.map((json) => ({ json }));
+	const start = { node, data: { main: [input.map((json) => ({ json }))] }, source: null };
 	const run = await everyRun.wrap(
 		credentials.apiKey,
-		async () =>
-			await execute(
-				workflow,
-				{ node, data: { main: [items] }, source: null },
-				credentials,
-				cancelAfterMs,
-			),
+		async () => await execute(start, credentials, cancelAfterMs),
 		(result) => ({
 			'the run data (items and errors)': JSON.stringify(result.data),
 			'the error': errorText(result.data.resultData.error as SearchRun['error']),
@@ -188,17 +179,18 @@ export function additionalDataFor(
 		),
 		currentNodeExecutionIndex: 0,
 		variables: {},
-		...Object.fromEntries(URL_KEYS.map((key) => [`${key}Url`, 'http://127.0.0.1:5678/'])),
+		...Object.fromEntries(URL_NAMES.map((key) => [`${key}Url`, 'http://127.0.0.1:5678/'])),
 		logAiEvent: () => {},
 	} as unknown as IWorkflowExecuteAdditionalData;
 }
 
 async function execute(
-	workflow: Workflow,
 	start: IExecuteData,
 	credentials: Credentials,
 	cancelAfterMs?: number,
 ): Promise<IRun> {
+	const nodes = [start.node];
+	const workflow = new Workflow({ id: 'w1', nodes, connections: {}, nodeTypes, active: false });
 	const hooks = new ExecutionLifecycleHooks('manual', 'e1', { id: 'w1' } as IWorkflowBase);
 	const finished = new Promise<IRun>((resolve) =>
 		hooks.addHandler('workflowExecuteAfter', resolve),

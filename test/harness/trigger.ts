@@ -8,6 +8,7 @@ import {
 } from 'n8n-workflow';
 import {
 	additionalDataFor,
+	CREDENTIAL,
 	errorText,
 	everyRun,
 	nodeTypes,
@@ -39,7 +40,7 @@ export class TriggerUnderTest {
 			typeVersion: 1,
 			position: [0, 0],
 			parameters,
-			credentials: { soundSearchApi: { id: 'c1', name: 'Sound Search account' } },
+			credentials: CREDENTIAL,
 		};
 	}
 
