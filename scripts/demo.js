@@ -2,13 +2,25 @@
 // Runs the Sound Search node once through n8n-core's real execution engine against the local
 // reference service (started here on 127.0.0.1, stopped by pid at the end) and prints what a
 // workflow would get: one item per sound, with the credits of the call that returned it.
-// Run through scripts/demo.sh, which compiles the engine harness first.
+// Run through scripts/demo.sh (`npm run demo [query] [platform] [limit]`), which compiles it first.
 
+const path = require('node:path');
 const { startReferenceService } = require('../test/harness/referenceService');
-const { runSoundSearch } = require('../.cache/demo/test/harness/engine');
+// The engine harness (TypeScript) as scripts/demo.sh compiled it, with the node it runs. A path
+// built at run time, so the tests' type-check does not follow it into the compiled copy.
+const { runSoundSearch } = require(path.join(__dirname, '../.cache/demo/test/harness/engine'));
 
 const [query = 'lofi', platform = 'shortvideo', limit = '8'] = process.argv.slice(2);
 const DEMO_KEY = 'demo-key';
+const COLUMNS = [
+	'soundId',
+	'title',
+	'authorName',
+	'postCount',
+	'durationSeconds',
+	'creditsCharged',
+	'page',
+];
 
 async function main() {
 	const service = await startReferenceService({ keys: [DEMO_KEY] });
@@ -18,7 +30,10 @@ async function main() {
 			credentials: { apiKey: DEMO_KEY, baseUrl: service.url },
 		});
 		if (run.error) throw run.error;
-		printItems(run.items.map(({ json }) => json));
+		console.table(
+			run.items.map(({ json }) => json),
+			COLUMNS,
+		);
 		const { totals } = await service.ledger();
 		console.log(
 			`\n${run.items.length} sounds from ${totals.requests} call(s) to ${service.url}: ${totals.creditsCharged} credit(s) charged.`,
@@ -29,22 +44,6 @@ async function main() {
 	} finally {
 		await service.stop();
 	}
-}
-
-function printItems(items) {
-	console.table(
-		items.map(
-			({ soundId, title, authorName, postCount, durationSeconds, creditsCharged, page }) => ({
-				soundId,
-				title,
-				authorName,
-				postCount,
-				durationSeconds,
-				creditsCharged,
-				page,
-			}),
-		),
-	);
 }
 
 main().catch((error) => {

@@ -4,12 +4,14 @@ import {
 	sleep,
 	Workflow,
 	type IDataObject,
+	type IExecuteData,
 	type INode,
 	type INodeExecutionData,
 	type INodeParameters,
 	type INodeType,
 	type INodeTypes,
 	type IRun,
+	type IWorkflowBase,
 	type IWorkflowExecuteAdditionalData,
 } from 'n8n-workflow';
 import { SoundSearchApi } from '../../credentials/SoundSearchApi.credentials';
@@ -20,39 +22,15 @@ import { TestCredentialsHelper } from './credentialsHelper';
 export const NODE_TYPE = 'n8n-nodes-sound-search.soundSearch';
 export const NODE_NAME = 'Sound Search';
 export const TRIGGER_TYPE = 'n8n-nodes-sound-search.soundSearchTrigger';
+/** The credential a node under test refers to (its data comes from the test). */
+export const CREDENTIAL = { soundSearchApi: { id: 'c1', name: 'Sound Search account' } };
 
-const URL_KEYS = [
-	'restApiUrl',
-	'instanceBaseUrl',
-	'webhookBaseUrl',
-	'webhookWaitingBaseUrl',
-	'webhookTestBaseUrl',
-	'formBaseUrl',
-	'formWaitingBaseUrl',
-	'formTestBaseUrl',
-	'mcpBaseUrl',
-	'mcpTestBaseUrl',
+// The engine builds $resumeWebhookUrl-style values from these (`<name>Url`); never contacted.
+const URL_NAMES = [
+	...['restApi', 'instanceBase', 'mcpBase', 'mcpTestBase'],
+	...['webhookBase', 'webhookWaitingBase', 'webhookTestBase'],
+	...['formBase', 'formWaitingBase', 'formTestBase'],
 ];
-
-/** A source node for tests: emits the items given in its `items` parameter. */
-class InputItems implements INodeType {
-	description = {
-		displayName: 'Input Items',
-		name: 'inputItems',
-		group: ['input'],
-		version: 1,
-		description: 'Emits test items',
-		defaults: { name: 'Input' },
-		inputs: [],
-		outputs: ['main'],
-		properties: [{ displayName: 'Items', name: 'items', type: 'json', default: '[]' }],
-	} as INodeType['description'];
-
-	async execute(this: import('n8n-workflow').IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const items = this.getNodeParameter('items', 0) as IDataObject[];
-		return [items.map((json) => ({ json }))];
-	}
-}
 
 /**
  * What n8n's credential tester runs for a credential with a declarative `test`: a throwaway node
@@ -103,7 +81,6 @@ function asServedByN8n(nodeType: INodeType): INodeType {
 const registry: Record<string, INodeType> = {
 	[NODE_TYPE]: asServedByN8n(new SoundSearch()),
 	[TRIGGER_TYPE]: new SoundSearchTrigger(),
-	'test.inputItems': new InputItems(),
 	'test.credentialTest': new CredentialTestNode(),
 };
 
@@ -117,66 +94,53 @@ export interface SearchRun {
 	run: IRun;
 }
 
+export type Credentials = { apiKey: string; baseUrl: string };
+
 export interface SearchRunOptions {
 	parameters: INodeParameters;
 	input?: IDataObject[];
-	credentials: { apiKey: string; baseUrl: string };
+	credentials: Credentials;
 	/** Node settings such as { onError: 'continueRegularOutput' } or { retryOnFail: true }. */
 	nodeSettings?: Partial<INode>;
 	/** Cancels the execution this long after it starts, as the editor's Stop button does. */
 	cancelAfterMs?: number;
 }
 
-/** Runs Input -> Sound Search through n8n-core's WorkflowExecute and returns what it produced. */
+/** Runs the Sound Search node on `input` through n8n-core's WorkflowExecute. */
 export async function runSoundSearch(options: SearchRunOptions): Promise<SearchRun> {
-	return await runAfterInput(
-		{ name: NODE_NAME, type: NODE_TYPE, parameters: options.parameters, ...options.nodeSettings },
-		options.input ?? [{}],
-		options.credentials,
-		options.cancelAfterMs,
-	);
+	const { parameters, nodeSettings, input = [{}], credentials, cancelAfterMs } = options;
+	const node = { type: NODE_TYPE, parameters, ...nodeSettings };
+	return await runNode(node, input, credentials, cancelAfterMs);
 }
 
 /** Runs the request of the credential's `test` the way n8n's credential tester does. */
-export async function runCredentialTest(
-	credentials: SearchRunOptions['credentials'],
-): Promise<SearchRun> {
-	return await runAfterInput(
-		{ name: NODE_NAME, type: 'test.credentialTest', parameters: {} },
-		[{}],
-		credentials,
-	);
+export async function runCredentialTest(credentials: Credentials): Promise<SearchRun> {
+	return await runNode({ type: 'test.credentialTest', parameters: {} }, [{}], credentials);
 }
 
-async function runAfterInput(
-	node: Pick<INode, 'name' | 'type' | 'parameters'> & Partial<INode>,
+/** Runs one node, its input items handed to it as an upstream node's output would be. */
+async function runNode(
+	settings: Pick<INode, 'type' | 'parameters'> & Partial<INode>,
 	input: IDataObject[],
-	credentials: SearchRunOptions['credentials'],
+	credentials: Credentials,
 	cancelAfterMs?: number,
 ): Promise<SearchRun> {
-	const nodes: INode[] = [
-		{
-			id: '1',
-			name: 'Input',
-			type: 'test.inputItems',
-			typeVersion: 1,
-			position: [0, 0],
-			parameters: { items: input as unknown as INodeParameters[] },
-		},
-		{
-			id: '2',
-			typeVersion: 1,
-			position: [200, 0],
-			credentials: { soundSearchApi: { id: 'c1', name: 'Sound Search account' } },
-			...node,
-		},
-	];
-	const connections = { Input: { main: [[{ node: NODE_NAME, type: 'main' as const, index: 0 }]] } };
-	const workflow = new Workflow({ id: 'w1', nodes, connections, nodeTypes, active: false });
-	const run = await withKeyLeakCheck(
+	const node: INode = {
+		id: '1',
+		name: NODE_NAME,
+		typeVersion: 1,
+		position: [0, 0],
+		credentials: CREDENTIAL,
+		...settings,
+	};
+	const start = { node, data: { main: [input.map((json) => ({ json }))] }, source: null };
+	const run = await everyRun.wrap(
 		credentials.apiKey,
-		async () => await execute(workflow, credentials, cancelAfterMs),
-		runPlaces,
+		async () => await execute(start, credentials, cancelAfterMs),
+		(result) => ({
+			'the run data (items and errors)': JSON.stringify(result.data),
+			'the error': errorText(result.data.resultData.error as SearchRun['error']),
+		}),
 	);
 	const output = run.data.resultData.runData[NODE_NAME]?.[0]?.data?.main ?? [];
 	return {
@@ -187,49 +151,24 @@ async function runAfterInput(
 	};
 }
 
-const LOG_METHODS = ['log', 'info', 'warn', 'error', 'debug'] as const;
+/** An error's texts that a user can see: message, description and stack. */
+export const errorText = (error?: Error & { description?: string | null }) =>
+	[error?.message, error?.description, error?.stack].join('\n');
+
+/** Texts of a run's result to search for the API key, by where they are. */
+export type RunTexts<T> = (result: T) => Record<string, string>;
 
 /**
- * Every run of the suite goes through here, so every case (faults included) proves the API key is
- * in no output item, no error (message, description, stack) and no line n8n or the node logged.
- * `placesOf` names the texts of the result to search.
+ * Every engine run (a search, a credential test, a trigger's poll) goes through `wrap`. The engine
+ * tests set it to their key-leak check (test/node/keyLeak.ts); elsewhere (the demo) it just runs.
  */
-export async function withKeyLeakCheck<T>(
-	apiKey: string,
-	run: () => Promise<T>,
-	placesOf: (result: T) => Record<string, string>,
-): Promise<T> {
-	const spies = LOG_METHODS.map((method) => jest.spyOn(console, method));
-	let result: T;
-	try {
-		result = await run();
-	} finally {
-		spies.forEach((spy) => spy.mockRestore());
-	}
-	const places = {
-		...placesOf(result),
-		'the logs': spies
-			.flatMap((spy) => spy.mock.calls.map((args) => args.map(String).join(' ')))
-			.join('\n'),
-	};
-	for (const [place, text] of Object.entries(places)) {
-		if (apiKey.length >= 8 && text.includes(apiKey))
-			throw new Error(`The API key leaked into ${place}`);
-	}
-	return result;
-}
-
-function runPlaces(run: IRun): Record<string, string> {
-	const error = run.data.resultData.error as (Error & { description?: string }) | undefined;
-	return {
-		'the run data (items and errors)': JSON.stringify(run.data),
-		'the error': [error?.message, error?.description, error?.stack].join('\n'),
-	};
-}
+export const everyRun: {
+	wrap: <T>(apiKey: string, run: () => Promise<T>, textsOf: RunTexts<T>) => Promise<T>;
+} = { wrap: async (_apiKey, run) => await run() };
 
 /** What n8n hands a node besides its parameters: here, the test's credential. */
 export function additionalDataFor(
-	credentials: SearchRunOptions['credentials'],
+	credentials: Credentials,
 	hooks?: ExecutionLifecycleHooks,
 ): IWorkflowExecuteAdditionalData {
 	return {
@@ -240,38 +179,24 @@ export function additionalDataFor(
 		),
 		currentNodeExecutionIndex: 0,
 		variables: {},
-		// Never contacted: the engine only builds $resumeWebhookUrl-style values from them.
-		...Object.fromEntries(URL_KEYS.map((key) => [key, 'http://127.0.0.1:5678/'])),
+		...Object.fromEntries(URL_NAMES.map((key) => [`${key}Url`, 'http://127.0.0.1:5678/'])),
 		logAiEvent: () => {},
 	} as unknown as IWorkflowExecuteAdditionalData;
 }
 
 async function execute(
-	workflow: Workflow,
-	credentials: SearchRunOptions['credentials'],
+	start: IExecuteData,
+	credentials: Credentials,
 	cancelAfterMs?: number,
 ): Promise<IRun> {
-	const hooks = new ExecutionLifecycleHooks('manual', 'e1', {
-		id: 'w1',
-		name: 'test',
-		nodes: [],
-		connections: {},
-		active: false,
-		activeVersionId: null,
-		isArchived: false,
-		createdAt: new Date(),
-		updatedAt: new Date(),
-	});
+	const nodes = [start.node];
+	const workflow = new Workflow({ id: 'w1', nodes, connections: {}, nodeTypes, active: false });
+	const hooks = new ExecutionLifecycleHooks('manual', 'e1', { id: 'w1' } as IWorkflowBase);
 	const finished = new Promise<IRun>((resolve) =>
 		hooks.addHandler('workflowExecuteAfter', resolve),
 	);
 	const additionalData = additionalDataFor(credentials, hooks);
-	const start = workflow.getNode('Input') as INode;
-	const runData = createRunExecutionData({
-		executionData: {
-			nodeExecutionStack: [{ node: start, data: { main: [[{ json: {} }]] }, source: null }],
-		},
-	});
+	const runData = createRunExecutionData({ executionData: { nodeExecutionStack: [start] } });
 	try {
 		const running = new WorkflowExecute(additionalData, 'manual', runData).processRunExecutionData(
 			workflow,

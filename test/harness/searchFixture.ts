@@ -1,6 +1,11 @@
+import type { INodeParameters } from 'n8n-workflow';
 import { request } from 'undici';
+import { checkEveryRunForKeyLeaks } from '../node/keyLeak';
 import { runSoundSearch, type SearchRun, type SearchRunOptions } from './engine';
 import { startReferenceService } from './referenceService';
+
+// Every engine test uses this fixture: each run it makes is checked for the API key.
+checkEveryRunForKeyLeaks();
 
 // Test keys of the local reference service; 'dummy' tells the secret linter they are not real.
 export const API_KEY = 'dummy-test-key-7f3a9c';
@@ -21,58 +26,83 @@ export interface LedgerRequest {
 	itemCount: number;
 }
 
+/** What a search adds to its parameters: input items, node settings, another key, a cancel. */
+export type SearchExtras = Omit<SearchRunOptions, 'credentials' | 'parameters'> & {
+	apiKey?: string;
+};
+
 /**
  * One reference service per test file (a real process on 127.0.0.1, stopped by pid after the
- * file), reset before every test so each test sees an empty ledger and cache.
+ * file), reset before every test so each test sees an empty ledger and cache. `search` runs the
+ * node through the engine against it (the short-video platform and a valid key unless told);
+ * `calls` is what the service saw.
  */
-export function useReferenceService(): { service: () => ReferenceService } {
-	let service: ReferenceService | undefined;
+export function useReferenceService() {
+	let started: ReferenceService | undefined;
 	beforeAll(async () => {
-		service = await startReferenceService({ keys: [API_KEY], revokedKeys: [REVOKED_KEY] });
+		started = await startReferenceService({ keys: [API_KEY], revokedKeys: [REVOKED_KEY] });
 	});
 	afterAll(async () => {
-		await service?.stop();
+		await started?.stop();
 	});
 	beforeEach(async () => {
-		await service?.reset();
+		await started?.reset();
 	});
-	return { service: () => service as ReferenceService };
+	const service = () => started as ReferenceService;
+	return {
+		service,
+		search: async (parameters: INodeParameters, extras: SearchExtras = {}) =>
+			await searchOn(service().url, parameters, extras),
+		calls: async () => (await service().ledger()).requests as LedgerRequest[],
+	};
 }
 
-/** Runs the node through the engine against this service, with a valid key unless told. */
-export async function search(
-	service: ReferenceService,
-	options: Omit<SearchRunOptions, 'credentials'> & { apiKey?: string },
+/** Runs the node through the engine against the service at `baseUrl`. */
+export async function searchOn(
+	baseUrl: string,
+	parameters: INodeParameters,
+	{ apiKey = API_KEY, ...extras }: SearchExtras = {},
 ): Promise<SearchRun> {
 	return await runSoundSearch({
-		...options,
-		credentials: { apiKey: options.apiKey ?? API_KEY, baseUrl: service.url },
+		...extras,
+		parameters: { platform: 'shortvideo', ...parameters },
+		credentials: { apiKey, baseUrl },
 	});
 }
 
-export async function requestsSeen(service: ReferenceService): Promise<LedgerRequest[]> {
-	return (await service.ledger()).requests as LedgerRequest[];
+/** A successful page as the service sends it, for faults that answer in its place. */
+export function servicePage(items: object[], nextCursor: string | null = null) {
+	return { success: true, available: true, data: { items, nextCursor } };
 }
+
+/** Sounds with soundIds `${prefix}0`, `${prefix}1`… */
+export const sounds = (count: number, prefix = 's') =>
+	Array.from({ length: count }, (_, index) => ({ soundId: `${prefix}${index}` }));
+
+export const soundIds = (run: { items: SearchRun['items'] }) =>
+	run.items.map(({ json }) => json.soundId);
+
+/** A search whose keyword is each input item's `keyword`, and such input items. */
+export const BY_KEYWORD = { query: '={{ $json.keyword }}' };
+export const keywordItems = (...words: string[]) => words.map((keyword) => ({ keyword }));
+
+/** The input item an output item is paired with. */
+export const itemOf = ({ pairedItem }: { pairedItem?: unknown }) =>
+	(pairedItem as { item: number }).item;
 
 /** Calls the service directly (outside n8n), for expected values; shares its cache and ledger. */
 export async function fetchDirect(
 	service: ReferenceService,
 	platform: string,
 	query: Record<string, string | number>,
-): Promise<{
-	body: { data: { items: Record<string, unknown>[]; nextCursor: string | null } };
-	creditsCharged: string;
-}> {
+): Promise<{ items: Record<string, unknown>[]; nextCursor: string | null }> {
 	const qs = new URLSearchParams(
 		Object.entries(query).map(([key, value]): [string, string] => [key, String(value)]),
 	);
 	const answer = await request(`${service.url}/v1/${platform}/sound/search?${qs}`, {
 		headers: { authorization: `Bearer ${API_KEY}` },
 	});
-	return {
-		body: (await answer.body.json()) as never,
-		creditsCharged: String(answer.headers['x-credits-charged']),
-	};
+	return ((await answer.body.json()) as { data: never }).data;
 }
 
 /** The json of each output item, without the fields the node adds. */

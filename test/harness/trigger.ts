@@ -3,16 +3,21 @@ import {
 	Workflow,
 	type IDataObject,
 	type INode,
-	type INodeExecutionData,
 	type INodeParameters,
 	type INodeType,
 } from 'n8n-workflow';
-import { additionalDataFor, nodeTypes, TRIGGER_TYPE, withKeyLeakCheck } from './engine';
+import {
+	additionalDataFor,
+	CREDENTIAL,
+	errorText,
+	everyRun,
+	nodeTypes,
+	TRIGGER_TYPE,
+	type Credentials,
+	type SearchRun,
+} from './engine';
 
-export interface Poll {
-	items: INodeExecutionData[];
-	error?: Error & { description?: string };
-}
+export type Poll = Pick<SearchRun, 'items' | 'error'>;
 
 /**
  * A Sound Search Trigger as n8n polls it: each poll gets a fresh Workflow built from the static
@@ -26,7 +31,7 @@ export class TriggerUnderTest {
 
 	constructor(
 		parameters: INodeParameters,
-		private readonly credentials: { apiKey: string; baseUrl: string },
+		private readonly credentials: Credentials,
 	) {
 		this.node = {
 			id: 't1',
@@ -35,7 +40,7 @@ export class TriggerUnderTest {
 			typeVersion: 1,
 			position: [0, 0],
 			parameters,
-			credentials: { soundSearchApi: { id: 'c1', name: 'Sound Search account' } },
+			credentials: CREDENTIAL,
 		};
 	}
 
@@ -56,7 +61,7 @@ export class TriggerUnderTest {
 			'activate',
 		);
 		const trigger = nodeTypes.getByName(TRIGGER_TYPE) as INodeType;
-		const poll = await withKeyLeakCheck(
+		const poll = await everyRun.wrap(
 			this.credentials.apiKey,
 			async (): Promise<Poll> => {
 				try {
@@ -65,10 +70,7 @@ export class TriggerUnderTest {
 					return { items: [], error: error as Poll['error'] };
 				}
 			},
-			({ items, error }) => ({
-				'the items': JSON.stringify(items),
-				'the error': [error?.message, error?.description, error?.stack].join('\n'),
-			}),
+			({ items, error }) => ({ 'the items': JSON.stringify(items), 'the error': errorText(error) }),
 		);
 		this.staticData = JSON.parse(JSON.stringify(workflow.staticData)) as IDataObject;
 		return poll;

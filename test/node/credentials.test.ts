@@ -1,8 +1,8 @@
 import { SoundSearchApi } from '../../credentials/SoundSearchApi.credentials';
 import { runCredentialTest } from '../harness/engine';
-import { API_KEY, REVOKED_KEY, requestsSeen, useReferenceService } from '../harness/searchFixture';
+import { API_KEY, REVOKED_KEY, useReferenceService } from '../harness/searchFixture';
 
-const { service } = useReferenceService();
+const { service, calls } = useReferenceService();
 const rules = new SoundSearchApi().test.rules ?? [];
 
 /** The message n8n's tester would show: a rule matching the HTTP status, else the status itself. */
@@ -17,7 +17,7 @@ describe('credential test', () => {
 		const run = await runCredentialTest({ apiKey: API_KEY, baseUrl: `${service().url}/` });
 
 		expect(testerVerdict(run.error)).toBe('Connection successful!');
-		expect(await requestsSeen(service())).toEqual([
+		expect(await calls()).toEqual([
 			expect.objectContaining({
 				q: '',
 				outcome: 'refused',
@@ -34,8 +34,8 @@ describe('credential test', () => {
 		const run = await runCredentialTest({ apiKey, baseUrl: service().url });
 
 		expect(testerVerdict(run.error)).toBe(verdict);
-		const calls = await requestsSeen(service());
-		expect(calls.length).toBeGreaterThan(0);
-		expect(calls.every((call) => call.creditsCharged === 0)).toBe(true);
+		const seen = await calls();
+		expect(seen.length).toBeGreaterThan(0);
+		expect(seen.every((call) => call.creditsCharged === 0)).toBe(true);
 	});
 });

@@ -1,14 +1,13 @@
-import { requestsSeen, search, useReferenceService } from '../harness/searchFixture';
+import { BY_KEYWORD, keywordItems, useReferenceService } from '../harness/searchFixture';
 
-const { service } = useReferenceService();
+const { service, search, calls } = useReferenceService();
 
-const keywords = [{ keyword: 'lofi' }, { keyword: 'private sound' }, { keyword: 'jazz' }];
-const byKeyword = { platform: 'shortvideo', query: '={{ $json.keyword }}', limit: 2 };
+const keywords = keywordItems('lofi', 'private sound', 'jazz');
+const byKeyword = { ...BY_KEYWORD, limit: 2 };
 
 describe('Continue On Fail', () => {
 	it('"Continue (regular output)": one error item per failed input item, paired, the rest untouched', async () => {
-		const run = await search(service(), {
-			parameters: byKeyword,
+		const run = await search(byKeyword, {
 			input: keywords,
 			nodeSettings: { onError: 'continueRegularOutput' },
 		});
@@ -27,8 +26,7 @@ describe('Continue On Fail', () => {
 	});
 
 	it('"Continue (using error output)": failed items go to the error output, paired', async () => {
-		const run = await search(service(), {
-			parameters: byKeyword,
+		const run = await search(byKeyword, {
 			input: keywords,
 			nodeSettings: { onError: 'continueErrorOutput' },
 		});
@@ -48,11 +46,13 @@ describe('Continue On Fail', () => {
 		await service().injectFaults([
 			{ match: { query: 'jazz' }, times: 'always', response: { destroy: true } },
 		]);
-		const run = await search(service(), {
-			parameters: { ...byKeyword, options: { maxRetries: 1 } },
-			input: [{ keyword: 'lofi' }, { keyword: 'jazz' }, { keyword: 'rain' }],
-			nodeSettings: { onError: 'continueRegularOutput' },
-		});
+		const run = await search(
+			{ ...byKeyword, options: { maxRetries: 1 } },
+			{
+				input: keywordItems('lofi', 'jazz', 'rain'),
+				nodeSettings: { onError: 'continueRegularOutput' },
+			},
+		);
 
 		expect(
 			run.items.filter(({ json }) => json.soundId).map(({ pairedItem }) => pairedItem),
@@ -64,7 +64,7 @@ describe('Continue On Fail', () => {
 	});
 
 	it('without Continue On Fail the node fails on the first failed item, naming it', async () => {
-		const run = await search(service(), { parameters: byKeyword, input: keywords });
+		const run = await search(byKeyword, { input: keywords });
 
 		expect(run.error?.message).toMatch(/status "private"/);
 		expect(run.error?.context?.itemIndex).toBe(1);
@@ -78,20 +78,14 @@ describe("n8n's Retry On Fail adds to the node's own retries", () => {
 		await service().injectFaults([
 			{ match: { query: 'cumbia', nth: 3 }, response: { status: 500 } },
 		]);
-		const run = await search(service(), {
-			parameters: {
-				platform: 'shortvideo',
-				query: 'cumbia',
-				returnAll: true,
-				options: { maxRetries: 0 },
-			},
-			nodeSettings: { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 },
-		});
+		const run = await search(
+			{ query: 'cumbia', returnAll: true, options: { maxRetries: 0 } },
+			{ nodeSettings: { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 } },
+		);
 
 		expect(run.error).toBeUndefined();
 		expect(run.items).toHaveLength(120);
-		const calls = await requestsSeen(service());
-		expect(calls.map((call) => `${call.outcome}:${call.creditsCharged}`)).toEqual([
+		expect((await calls()).map((call) => `${call.outcome}:${call.creditsCharged}`)).toEqual([
 			'ok:1',
 			'ok:1',
 			'fault:0',

@@ -1,42 +1,54 @@
-import { requestsSeen, search, useReferenceService } from '../harness/searchFixture';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import { BY_KEYWORD, itemOf, keywordItems, useReferenceService } from '../harness/searchFixture';
 
-const { service } = useReferenceService();
+const { service, search, calls } = useReferenceService();
 
-const fromColumns = { platform: '={{ $json.platform }}', query: '={{ $json.keyword }}', limit: 3 };
+const fromColumns = { ...BY_KEYWORD, platform: '={{ $json.platform }}', limit: 3 };
+const columns = [
+	{ keyword: 'lofi', platform: 'shortvideo' },
+	{ keyword: 'jazz', platform: 'photosocial' },
+	{ keyword: 'rain', platform: 'shortvideo' },
+];
+/** How many output items each input item got. */
+const countsByItem = (items: { pairedItem?: unknown }[], inputs: number) =>
+	Array.from({ length: inputs }, (_, index) => items.filter((i) => itemOf(i) === index).length);
+/** What each call asked for (a first page or one at a cursor), in a stable order. */
+const asked = async () =>
+	(await calls())
+		.map(
+			({ platform, q, limit, cursor }) =>
+				`${platform} ${q} ${limit} ${cursor ? 'cursor' : 'first'}`,
+		)
+		.sort();
+
+// A cursor of the reference service: base64url JSON {v, p: platform, q: query, o: offset}.
+const LOFI_FROM_3 = Buffer.from(
+	JSON.stringify({ v: 1, p: 'shortvideo', q: 'lofi', o: 3 }),
+).toString('base64url');
 
 describe('one search per input item', () => {
 	it('resolves expressions per item and pairs every sound with its input item', async () => {
-		const input = [
-			{ keyword: 'lofi', platform: 'shortvideo' },
-			{ keyword: 'jazz', platform: 'photosocial' },
-			{ keyword: 'rain', platform: 'shortvideo' },
-		];
-		const run = await search(service(), { parameters: fromColumns, input });
+		const run = await search(fromColumns, { input: columns });
 
 		expect(run.error).toBeUndefined();
-		expect(run.items).toHaveLength(9);
-		expect(run.items.map(({ pairedItem }) => pairedItem)).toEqual(
-			[0, 0, 0, 1, 1, 1, 2, 2, 2].map((item) => ({ item })),
+		expect(run.items.map((item) => [itemOf(item), item.json.creditsCharged])).toEqual(
+			[0, 0, 0, 1, 1, 1, 2, 2, 2].map((item) => [item, item === 1 ? 2 : 1]),
 		);
-		expect(run.items.map(({ json }) => json.creditsCharged)).toEqual([1, 1, 1, 2, 2, 2, 1, 1, 1]);
-		const calls = await requestsSeen(service());
-		expect(calls.map((call) => `${call.platform} ${call.q}`).sort()).toEqual([
-			'photosocial jazz',
-			'shortvideo lofi',
-			'shortvideo rain',
+		expect(await asked()).toEqual([
+			'photosocial jazz 3 first',
+			'shortvideo lofi 3 first',
+			'shortvideo rain 3 first',
 		]);
 	});
 
 	it('pairs all pages of a Return All search with the item that asked for it', async () => {
 		await service().setCatalogue({ query: 'cello', total: 120 });
-		const run = await search(service(), {
-			parameters: { platform: 'shortvideo', query: '={{ $json.keyword }}', returnAll: true },
-			input: [{ keyword: 'kazoo' }, { keyword: 'cello' }],
-		});
-
-		const forCello = run.items.filter(
-			({ pairedItem }) => (pairedItem as { item: number }).item === 1,
+		const run = await search(
+			{ ...BY_KEYWORD, returnAll: true },
+			{ input: keywordItems('kazoo', 'cello') },
 		);
+
+		const forCello = run.items.filter((item) => itemOf(item) === 1);
 		expect(forCello).toHaveLength(120);
 		expect(new Set(forCello.map(({ json }) => json.page))).toEqual(new Set([1, 2, 3]));
 	});
@@ -45,138 +57,168 @@ describe('one search per input item', () => {
 describe('repeated keywords in one run', () => {
 	it('searches an identical search once; the repeats reuse its sounds at 0 credits', async () => {
 		await service().setCatalogue({ query: 'reggaeton', total: 70 });
-		const run = await search(service(), {
-			parameters: { platform: 'photosocial', query: '={{ $json.keyword }}', returnAll: true },
-			input: [{ keyword: 'reggaeton' }, { keyword: 'techno' }, { keyword: 'reggaeton' }],
-		});
+		const run = await search(
+			{ ...BY_KEYWORD, platform: 'photosocial', returnAll: true },
+			{ input: keywordItems('reggaeton', 'techno', 'reggaeton') },
+		);
 
-		const forItem = (item: number) =>
-			run.items.filter(({ pairedItem }) => (pairedItem as { item: number }).item === item);
+		const forItem = (item: number) => run.items.filter((sound) => itemOf(sound) === item);
 		expect(forItem(0)).toHaveLength(70);
 		expect(forItem(2).map(({ json }) => json.soundId)).toEqual(
 			forItem(0).map(({ json }) => json.soundId),
 		);
 		expect(forItem(0).every(({ json }) => json.creditsCharged === 2)).toBe(true);
 		expect(forItem(2).every(({ json }) => json.creditsCharged === 0)).toBe(true);
-		const calls = await requestsSeen(service());
-		expect(calls.filter((call) => call.q === 'reggaeton')).toHaveLength(2);
-		expect(calls.reduce((sum, call) => sum + call.creditsCharged, 0)).toBe(2 * calls.length);
+		const seen = await calls();
+		expect(seen.filter((call) => call.q === 'reggaeton')).toHaveLength(2);
+		expect(seen.reduce((sum, call) => sum + call.creditsCharged, 0)).toBe(2 * seen.length);
+	});
+
+	it('sends the keyword trimmed: " lofi " and "lofi" are one search', async () => {
+		const run = await search(
+			{ ...BY_KEYWORD, limit: 2 },
+			{ input: keywordItems(' lofi ', 'lofi') },
+		);
+
+		expect(countsByItem(run.items, 2)).toEqual([2, 2]);
+		expect(await asked()).toEqual(['shortvideo lofi 2 first']);
 	});
 
 	it('a failed shared search fails each repeat as its own item', async () => {
-		const run = await search(service(), {
-			parameters: { platform: 'shortvideo', query: '={{ $json.keyword }}', limit: 2 },
-			input: [{ keyword: 'private sound' }, { keyword: 'private sound' }],
-			nodeSettings: { onError: 'continueRegularOutput' },
-		});
+		const run = await search(
+			{ ...BY_KEYWORD, limit: 2 },
+			{
+				input: keywordItems('private sound', 'private sound'),
+				nodeSettings: { onError: 'continueRegularOutput' },
+			},
+		);
 
-		expect(run.items.map(({ json, pairedItem }) => [json.error, pairedItem])).toEqual([
-			['The service answered available: false with status "private"', { item: 0 }],
-			['The service answered available: false with status "private"', { item: 1 }],
+		expect(run.items.map((item) => [item.json.error, itemOf(item)])).toEqual([
+			['The service answered available: false with status "private"', 0],
+			['The service answered available: false with status "private"', 1],
 		]);
-		expect(await requestsSeen(service())).toHaveLength(1);
+		expect(await calls()).toHaveLength(1);
 	});
 });
 
-describe('bad input is refused before any request', () => {
+describe('only identical searches are shared', () => {
 	it.each([
-		['a whitespace query', { query: '   ' }, /"Query" parameter is empty \[item 0\]/],
 		[
-			'a limit of 0',
-			{ query: 'lofi', limit: 0 },
-			/"Limit" parameter must be a whole number.*but it is number 0 \[item 0\]/,
-		],
-		['a negative limit', { query: 'lofi', limit: -5 }, /"Limit".*number -5 \[item 0\]/],
-		['a fractional limit', { query: 'lofi', limit: 2.5 }, /"Limit".*number 2.5 \[item 0\]/],
-		['an absurd limit', { query: 'lofi', limit: 1e9 }, /"Limit".*from 1 to 100000/],
-		[
-			'a query that is not text',
-			{ query: '={{ 42 }}' },
-			/"Query" parameter must be text.*number 42 \[item 0\]/,
+			'platform',
+			{ platform: '={{ $json.platform }}' },
+			[{ platform: 'shortvideo' }, { platform: 'photosocial' }],
+			[3, 3],
+			['photosocial lofi 3 first', 'shortvideo lofi 3 first'],
 		],
 		[
-			'a start cursor with spaces',
-			{ query: 'lofi', options: { startCursor: 'not a cursor' } },
-			/"Start Cursor" option is not a valid cursor/,
+			'Limit',
+			{ limit: '={{ $json.limit }}' },
+			[{ limit: 2 }, { limit: 5 }],
+			[2, 5],
+			['shortvideo lofi 2 first', 'shortvideo lofi 5 first'],
 		],
 		[
-			'a start cursor too long to be one',
-			{ query: 'lofi', options: { startCursor: 'c'.repeat(2049) } },
-			/"Start Cursor" option is not a valid cursor/,
+			'Start Cursor',
+			{ options: { startCursor: '={{ $json.cursor }}' } },
+			[{ cursor: '' }, { cursor: LOFI_FROM_3 }],
+			[3, 3],
+			['shortvideo lofi 3 cursor', 'shortvideo lofi 3 first'],
 		],
 		[
-			'a page size of 0',
-			{ query: 'lofi', options: { pageSize: 0 } },
-			/"Page Size" parameter must be a whole number from 1 to 100/,
+			'Page Size',
+			{ options: { pageSize: '={{ $json.pageSize }}' } },
+			[{ pageSize: 3 }, { pageSize: 2 }],
+			[3, 3],
+			['shortvideo lofi 1 cursor', 'shortvideo lofi 2 first', 'shortvideo lofi 3 first'],
 		],
-		[
-			'max pages of 0',
-			{ query: 'lofi', options: { maxPages: 0 } },
-			/"Max Pages" parameter must be a whole number from 1 to 10000/,
-		],
-		[
-			'too many retries',
-			{ query: 'lofi', options: { maxRetries: 9 } },
-			/"Retries per Page" parameter must be a whole number from 0 to 5/,
-		],
-		[
-			'a timeout below a second',
-			{ query: 'lofi', options: { timeoutMs: 10 } },
-			/"Timeout" parameter must be a whole number from 1000 to 300000/,
-		],
-		[
-			'an unknown platform',
-			{ query: 'lofi', platform: '={{ "radio" }}' },
-			/"Platform" parameter is not a known platform: "radio"/,
-		],
-	])('%s', async (_case, parameters, message) => {
-		const run = await search(service(), {
-			parameters: { platform: 'shortvideo', limit: 5, ...parameters },
-		});
+	])(
+		'two searches that differ only in %s are each made',
+		async (_case, parameters: INodeParameters, input: IDataObject[], counts, seen) => {
+			const run = await search({ query: 'lofi', limit: 3, ...parameters }, { input });
+
+			expect(run.error).toBeUndefined();
+			expect(countsByItem(run.items, 2)).toEqual(counts);
+			expect(await asked()).toEqual(seen);
+		},
+	);
+});
+
+const range = (name: string, bounds: string) =>
+	new RegExp(`"${name}" parameter must be a whole number from ${bounds}`);
+/** Input the node refuses before any request, and what it says. */
+const REFUSED: Array<[string, INodeParameters, RegExp]> = [
+	['a whitespace query', { query: '   ' }, /"Query" parameter is empty \[item 0\]/],
+	[
+		'a limit of 0',
+		{ limit: 0 },
+		/"Limit" parameter must be a whole number.*but it is number 0 \[item 0\]/,
+	],
+	['a negative limit', { limit: -5 }, /"Limit".*number -5 \[item 0\]/],
+	['a fractional limit', { limit: 2.5 }, /"Limit".*number 2.5 \[item 0\]/],
+	['an absurd limit', { limit: 1e9 }, /"Limit".*from 1 to 100000/],
+	[
+		'a query that is not text',
+		{ query: '={{ 42 }}' },
+		/"Query" parameter must be text.*number 42 \[item 0\]/,
+	],
+	[
+		'a start cursor with spaces',
+		{ options: { startCursor: 'not a cursor' } },
+		/"Start Cursor" option is not a valid cursor/,
+	],
+	[
+		'a start cursor too long to be one',
+		{ options: { startCursor: 'c'.repeat(2049) } },
+		/"Start Cursor" option is not a valid cursor/,
+	],
+	['a page size of 0', { options: { pageSize: 0 } }, range('Page Size', '1 to 100')],
+	['max pages of 0', { options: { maxPages: 0 } }, range('Max Pages', '1 to 10000')],
+	['too many retries', { options: { maxRetries: 9 } }, range('Retries per Page', '0 to 5')],
+	['a timeout below a second', { options: { timeoutMs: 10 } }, range('Timeout', '1000 to 300000')],
+	[
+		'an unknown platform',
+		{ platform: '={{ "radio" }}' },
+		/"Platform" parameter is not a known platform: "radio"/,
+	],
+];
+
+describe('bad input is refused before any request', () => {
+	it.each(REFUSED)('%s', async (_case, parameters: INodeParameters, message) => {
+		const run = await search({ query: 'lofi', limit: 5, ...parameters });
 
 		expect(run.items).toHaveLength(0);
 		expect(run.error?.message).toMatch(message);
 		expect(run.error?.description).toMatch(/No request was sent and no credits were spent/);
-		expect(await requestsSeen(service())).toHaveLength(0);
+		expect(await calls()).toHaveLength(0);
 	});
 
 	it('leaves a literally empty query to n8n, which refuses the workflow before it runs', async () => {
-		const run = await search(service(), { parameters: { platform: 'shortvideo', query: '' } });
+		const run = await search({ query: '' });
 
 		expect(run.error?.message).toMatch(/Parameter "Query" is required/);
-		expect(await requestsSeen(service())).toHaveLength(0);
+		expect(await calls()).toHaveLength(0);
 	});
 
 	it('names the item whose query is empty and searches none of the others', async () => {
-		const run = await search(service(), {
-			parameters: fromColumns,
-			input: [
-				{ keyword: 'lofi', platform: 'shortvideo' },
-				{ keyword: 'jazz', platform: 'photosocial' },
-				{ keyword: ' ', platform: 'shortvideo' },
-			],
-		});
+		const input = [...columns.slice(0, 2), { keyword: ' ', platform: 'shortvideo' }];
+		const run = await search(fromColumns, { input });
 
 		expect(run.error?.message).toBe('The "Query" parameter is empty [item 2]');
 		expect(run.error?.context?.itemIndex).toBe(2);
-		expect(await requestsSeen(service())).toHaveLength(0);
+		expect(await calls()).toHaveLength(0);
 	});
 
 	it('with "Continue (regular output)", searches the good items and reports the bad one', async () => {
-		const run = await search(service(), {
-			parameters: fromColumns,
-			input: [
-				{ keyword: 'lofi', platform: 'shortvideo' },
-				{ keyword: '', platform: 'shortvideo' },
-			],
-			nodeSettings: { onError: 'continueRegularOutput' },
-		});
+		const run = await search(
+			{ ...BY_KEYWORD, limit: 3 },
+			{ input: keywordItems('lofi', ''), nodeSettings: { onError: 'continueRegularOutput' } },
+		);
 
 		expect(run.error).toBeUndefined();
 		expect(run.items.filter(({ json }) => json.soundId)).toHaveLength(3);
 		const failed = run.items.filter(({ json }) => json.error);
 		expect(failed).toHaveLength(1);
 		expect(failed[0].json.error).toMatch(/"Query" parameter is empty \[item 1\]/);
-		expect((await requestsSeen(service())).map((call) => call.q)).toEqual(['lofi']);
+		expect((await calls()).map((call) => call.q)).toEqual(['lofi']);
 	});
 });

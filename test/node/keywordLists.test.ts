@@ -1,10 +1,11 @@
 import { sleep, type INodeParameters } from 'n8n-workflow';
 import {
-	requestsSeen,
-	search,
+	BY_KEYWORD,
+	itemOf,
+	keywordItems,
 	useReferenceService,
 	type LedgerRequest,
-	type ReferenceService,
+	type SearchExtras,
 } from '../harness/searchFixture';
 
 // Keyword lists at the scale and limits of a real service: one scheduler per node run, shared
@@ -12,31 +13,21 @@ import {
 
 jest.setTimeout(60_000);
 
-const { service } = useReferenceService();
+const { service, search, calls } = useReferenceService();
 
-const keywords = (count: number) =>
-	Array.from({ length: count }, (_, index) => ({ keyword: `kw${index}` }));
+/** kw0, kw1… */
+const words = (count: number) => Array.from({ length: count }, (_, index) => `kw${index}`);
 
-async function capacityReport(svc: ReferenceService) {
-	return (await svc.ledger()).capacity;
-}
+const capacityReport = async () => (await service().ledger()).capacity;
+const keepGoing = { nodeSettings: { onError: 'continueRegularOutput' as const } };
 
 async function searchKeywords(
 	count: number,
 	options: INodeParameters,
-	extra: { limit?: number; nodeSettings?: object; cancelAfterMs?: number } = {},
+	extras: Omit<SearchExtras, 'input'> = {},
 ) {
-	return await search(service(), {
-		parameters: {
-			platform: 'shortvideo',
-			query: '={{ $json.keyword }}',
-			limit: extra.limit ?? 2,
-			options,
-		},
-		input: keywords(count),
-		nodeSettings: extra.nodeSettings,
-		cancelAfterMs: extra.cancelAfterMs,
-	});
+	const parameters = { ...BY_KEYWORD, limit: 2, options };
+	return await search(parameters, { ...extras, input: keywordItems(...words(count)) });
 }
 
 const paid = (requests: LedgerRequest[]) => requests.filter((call) => call.status === 200);
@@ -44,9 +35,9 @@ const queriesOf = (requests: LedgerRequest[]) => requests.map((call) => call.q);
 
 /** For each input item, in output order: its index, and the soundIds or error it yielded. */
 function outputByItem(items: { json: Record<string, unknown>; pairedItem?: unknown }[]) {
-	return items.map(({ json, pairedItem }) => [
-		(pairedItem as { item: number }).item,
-		json.error ? `error: ${String(json.error)}` : json.soundId,
+	return items.map((item) => [
+		itemOf(item),
+		item.json.error ? `error: ${String(item.json.error)}` : item.json.soundId,
 	]);
 }
 
@@ -57,21 +48,16 @@ describe('a service with a limit the node does not know', () => {
 
 		expect(run.error).toBeUndefined();
 		expect(run.items).toHaveLength(600);
-		const itemOrder = run.items.map(({ pairedItem }) => (pairedItem as { item: number }).item);
-		expect(itemOrder).toEqual(keywords(300).flatMap((_, index) => [index, index]));
-		const requests = await requestsSeen(service());
-		expect(queriesOf(paid(requests)).sort()).toEqual(
-			keywords(300)
-				.map((k) => k.keyword)
-				.sort(),
-		);
+		expect(run.items.map(itemOf)).toEqual(words(300).flatMap((_, index) => [index, index]));
+		const requests = await calls();
+		expect(queriesOf(paid(requests)).sort()).toEqual(words(300).sort());
 		expect(run.items.every(({ json }) => json.creditsCharged === 1)).toBe(true);
 		const refused = requests.filter((call) => call.status === 429);
 		expect(refused.every((call) => call.creditsCharged === 0)).toBe(true);
 		expect((await service().ledger()).totals.creditsCharged).toBe(300);
 		// The run lowered its calls in flight: one wave of refusals at the start (it starts at
 		// 96), then only a few probes, not a refusal for most calls.
-		const { rateLimited, mostInFlight } = await capacityReport(service());
+		const { rateLimited, mostInFlight } = await capacityReport();
 		expect(rateLimited).toBe(refused.length);
 		expect(rateLimited).toBeLessThan(120);
 		expect(mostInFlight).toBeLessThanOrEqual(96);
@@ -82,25 +68,24 @@ describe('a service with a limit the node does not know', () => {
 		const run = await searchKeywords(200, { maxInFlight: 8 });
 
 		expect(run.items).toHaveLength(400);
-		expect((await capacityReport(service())).mostInFlight).toBe(8);
+		expect((await capacityReport()).mostInFlight).toBe(8);
 	});
 
 	it('a Return All keyword list shares the same bound, pages included', async () => {
 		await service().setCapacity({ latencyMs: 30 });
-		const run = await search(service(), {
-			parameters: {
+		const run = await search(
+			{
 				platform: 'photosocial',
-				query: '={{ $json.keyword }}',
+				...BY_KEYWORD,
 				returnAll: true,
 				options: { maxInFlight: 3, pageSize: 10 },
 			},
-			input: ['lofi', 'jazz'].map((keyword) => ({ keyword })),
-			// lofi has 10,000 matches: cap it with Max Pages, the guard, as an error.
-			nodeSettings: { onError: 'continueRegularOutput' },
-		});
+			// lofi has 10,000 matches: Max Pages, the guard, ends it as an error item.
+			{ ...keepGoing, input: keywordItems('lofi', 'jazz') },
+		);
 
 		expect(run.items.length).toBeGreaterThan(0);
-		expect((await capacityReport(service())).mostInFlight).toBeLessThanOrEqual(3);
+		expect((await capacityReport()).mostInFlight).toBeLessThanOrEqual(3);
 	});
 
 	it('stops after Max Wait on Rate Limits, saying how many searches finished', async () => {
@@ -111,13 +96,7 @@ describe('a service with a limit the node does not know', () => {
 				response: { status: 429, headers: { 'Retry-After': '1' } },
 			},
 		]);
-		const run = await searchKeywords(
-			3,
-			{ rateLimitWait: 2 },
-			{
-				nodeSettings: { onError: 'continueRegularOutput' },
-			},
-		);
+		const run = await searchKeywords(3, { rateLimitWait: 2 }, keepGoing);
 
 		expect(outputByItem(run.items)).toEqual([
 			[0, expect.any(String)],
@@ -143,14 +122,7 @@ describe('no paid call once the run is doomed', () => {
 		expect(run.error?.message).toBe('The API key has no credits left (402 Payment Required)');
 		expect(run.error?.context?.itemIndex).toBe(5);
 		// Two at a time: kw4 was in flight when kw5 was refused; nothing after it started.
-		expect(queriesOf(await requestsSeen(service())).sort()).toEqual([
-			'kw0',
-			'kw1',
-			'kw2',
-			'kw3',
-			'kw4',
-			'kw5',
-		]);
+		expect(queriesOf(await calls()).sort()).toEqual(['kw0', 'kw1', 'kw2', 'kw3', 'kw4', 'kw5']);
 	});
 
 	it('a retry waiting on a rate limit is dropped, not sent', async () => {
@@ -162,7 +134,19 @@ describe('no paid call once the run is doomed', () => {
 
 		expect(run.error?.message).toMatch(/402/);
 		await sleep(2500);
-		expect(queriesOf(await requestsSeen(service())).sort()).toEqual(['kw0', 'kw1', 'kw2']);
+		expect(queriesOf(await calls()).sort()).toEqual(['kw0', 'kw1', 'kw2']);
+	});
+
+	it('a cancelled execution ends a retry waiting on its backoff at once, and it is not sent', async () => {
+		await service().injectFaults([
+			{ times: 'always', response: { status: 503, headers: { 'Retry-After': '10' } } },
+		]);
+		const started = Date.now();
+		const run = await searchKeywords(1, { maxRetries: 3 }, { cancelAfterMs: 500 });
+
+		expect(run.run.status).toBe('canceled');
+		expect(Date.now() - started).toBeLessThan(5000);
+		expect(await calls()).toHaveLength(1);
 	});
 
 	it('a cancelled execution stops the scheduler at once', async () => {
@@ -171,9 +155,9 @@ describe('no paid call once the run is doomed', () => {
 
 		expect(run.run.status).toBe('canceled');
 		await sleep(300);
-		const atCancel = (await requestsSeen(service())).length;
+		const atCancel = (await calls()).length;
 		await sleep(1000);
-		expect((await requestsSeen(service())).length).toBe(atCancel);
+		expect((await calls()).length).toBe(atCancel);
 		expect(atCancel).toBeLessThanOrEqual(16);
 	});
 });
@@ -185,15 +169,9 @@ describe('Continue On Fail with a keyword list', () => {
 			{ match: { query: 'kw7' }, times: 'always', response: { status: 402 } },
 		]);
 		await service().setCatalogue({ query: 'kw50', availabilityStatus: 'private' });
-		const run = await searchKeywords(
-			120,
-			{ maxInFlight: 16 },
-			{
-				nodeSettings: { onError: 'continueRegularOutput' },
-			},
-		);
+		const run = await searchKeywords(120, { maxInFlight: 16 }, keepGoing);
 
-		const expected = keywords(120).flatMap((_, index) =>
+		const expected = words(120).flatMap((_, index) =>
 			index === 7 || index === 50
 				? [[index, expect.stringMatching(/^error: /)]]
 				: [
@@ -202,7 +180,7 @@ describe('Continue On Fail with a keyword list', () => {
 					],
 		);
 		expect(outputByItem(run.items)).toEqual(expected);
-		const requests = await requestsSeen(service());
+		const requests = await calls();
 		expect(paid(requests)).toHaveLength(119);
 		expect((await service().ledger()).totals.creditsCharged).toBe(119);
 	});

@@ -1,42 +1,29 @@
-import { runSoundSearch } from '../harness/engine';
 import { startReferenceService } from '../harness/referenceService';
 import {
-	API_KEY,
-	requestsSeen,
-	search,
+	searchOn,
+	servicePage,
 	useReferenceService,
 	type ReferenceService,
 } from '../harness/searchFixture';
 
-const { service } = useReferenceService();
+const { service, search, calls } = useReferenceService();
 
 describe('the credential Base URL is checked before any request', () => {
+	const host = () => new URL(service().url).host;
 	it.each([
-		['not a URL', 'sound search'],
-		['a path', '/v1/shortvideo'],
-		['a query', '/?region=eu'],
-		['a fragment', '/#top'],
-		['user info', 'USERINFO'],
-		['another protocol', 'FTP'],
-	])('refuses %s, naming the Base URL', async (_case, variant) => {
-		const url = new URL(service().url);
-		const baseUrl =
-			variant === 'sound search'
-				? variant
-				: variant === 'USERINFO'
-					? `http://user:pw@${url.host}`
-					: variant === 'FTP'
-						? `ftp://${url.host}`
-						: `${service().url}${variant}`;
-		const run = await runSoundSearch({
-			parameters: { platform: 'shortvideo', query: 'lofi' },
-			credentials: { apiKey: API_KEY, baseUrl },
-		});
+		['not a URL', () => 'sound search'],
+		['a path', () => `${service().url}/v1/shortvideo`],
+		['a query', () => `${service().url}/?region=eu`],
+		['a fragment', () => `${service().url}/#top`],
+		['user info', () => `http://user:pw@${host()}`],
+		['another protocol', () => `ftp://${host()}`],
+	])('refuses %s, naming the Base URL', async (_case, baseUrl) => {
+		const run = await searchOn(baseUrl(), { query: 'lofi' });
 
 		expect(run.error?.message).toMatch(
 			/^The "Base URL" of the Sound Search API credential is not a bare http\(s\) address/,
 		);
-		expect(await requestsSeen(service())).toHaveLength(0);
+		expect(await calls()).toHaveLength(0);
 	});
 });
 
@@ -48,19 +35,14 @@ describe('the key only ever goes to the Base URL host', () => {
 	afterAll(async () => {
 		await decoy.stop();
 	});
+	const lofi = (options: object) => ({ query: 'lofi', options: { maxRetries: 0, ...options } });
 
 	it('a cursor holding another address is sent as a query value to the same host', async () => {
-		const trap = `${decoy.url}/v1/shortvideo/sound/search?q=lofi`;
-		const run = await search(service(), {
-			parameters: {
-				platform: 'shortvideo',
-				query: 'lofi',
-				options: { startCursor: encodeURI(trap), maxRetries: 0 },
-			},
-		});
+		const trap = encodeURI(`${decoy.url}/v1/shortvideo/sound/search?q=lofi`);
+		const run = await search(lofi({ startCursor: trap }));
 
 		expect(run.error?.message).toMatch(/success: false \(invalid_cursor/);
-		expect((await requestsSeen(service())).map((call) => call.cursor)).toEqual([encodeURI(trap)]);
+		expect((await calls()).map((call) => call.cursor)).toEqual([trap]);
 		expect((await decoy.ledger()).requests).toHaveLength(0);
 	});
 
@@ -69,27 +51,12 @@ describe('the key only ever goes to the Base URL host', () => {
 		await service().injectFaults([
 			{
 				match: { cursor: 'none' },
-				response: {
-					status: 200,
-					creditsCharged: 1,
-					body: {
-						success: true,
-						available: true,
-						data: { items: [{ soundId: '1' }], nextCursor: trap },
-					},
-				},
+				response: { status: 200, creditsCharged: 1, body: servicePage([{ soundId: '1' }], trap) },
 			},
 		]);
-		await search(service(), {
-			parameters: {
-				platform: 'shortvideo',
-				query: 'lofi',
-				returnAll: true,
-				options: { maxRetries: 0 },
-			},
-		});
+		await search({ ...lofi({}), returnAll: true });
 
-		expect((await requestsSeen(service())).map((call) => call.cursor)).toEqual([null, trap]);
+		expect((await calls()).map((call) => call.cursor)).toEqual([null, trap]);
 		expect((await decoy.ledger()).requests).toHaveLength(0);
 	});
 });

@@ -1,12 +1,12 @@
 import type { INodeParameters } from 'n8n-workflow';
-import { API_KEY, fetchDirect, requestsSeen, useReferenceService } from '../harness/searchFixture';
+import { API_KEY, fetchDirect, useReferenceService } from '../harness/searchFixture';
 import { TriggerUnderTest } from '../harness/trigger';
 
 // The Sound Search Trigger polled several times through n8n-core's PollContext, its static data
 // carried from poll to poll as n8n saves it, against the reference service whose clock moves on
 // between polls (new sounds appear, post counts grow).
 
-const { service } = useReferenceService();
+const { service, calls } = useReferenceService();
 
 /** A trigger polled back to back: the tests poll at once, so no minimum interval unless given. */
 function trigger(parameters: INodeParameters) {
@@ -43,7 +43,7 @@ describe('New Sound', () => {
 		expect(third.items).toEqual([]);
 		// Two searches per poll, three polls; the last two polls' first pages were fresh readings
 		// (time passed) or cache hits (0 credits): never more than one call per keyword a poll.
-		expect(await requestsSeen(service())).toHaveLength(6);
+		expect(await calls()).toHaveLength(6);
 	});
 
 	it('Emit Current Sounds on First Poll emits the baseline too', async () => {
@@ -56,13 +56,11 @@ describe('New Sound', () => {
 	it('a keyword added later gets its own baseline instead of a flood', async () => {
 		const watch = trigger({ keywords: 'lofi' });
 		await watch.poll();
-		const widened = new TriggerUnderTest(
-			{ platform: 'shortvideo', keywords: 'lofi, workout', limit: 10 },
-			{ apiKey: API_KEY, baseUrl: service().url },
-		);
+		const widened = trigger({ keywords: 'lofi, workout' });
 		widened.staticData = watch.staticData;
 
 		expect((await widened.poll()).items).toEqual([]);
+		expect(Object.keys(widened.remembered())).toHaveLength(20);
 	});
 
 	it('works on the photo-and-video platform (no post counts: trend numbers are null)', async () => {
@@ -109,7 +107,7 @@ describe('Rising Sound', () => {
 		const { error } = await trigger({ event: 'risingSound', platform: 'photosocial' }).poll();
 
 		expect(error?.message).toMatch(/Rising Sound needs post counts/);
-		expect(await requestsSeen(service())).toEqual([]);
+		expect(await calls()).toEqual([]);
 	});
 });
 
@@ -125,7 +123,7 @@ describe('state', () => {
 		const remembered = Object.keys(watch.remembered());
 		expect(remembered).toHaveLength(100);
 		const keysOf = async (q: string) =>
-			(await fetchDirect(service(), 'shortvideo', { q, limit: 50 })).body.data.items.map(
+			(await fetchDirect(service(), 'shortvideo', { q, limit: 50 })).items.map(
 				(sound) => `shortvideo:${String(sound.soundId)}`,
 			);
 		// Keywords are searched in order, so lofi's sounds were first seen first.
@@ -176,9 +174,9 @@ describe("n8n's every-minute default cannot spend every minute", () => {
 		await service().passTime({ newSounds: { lofi: 1 } });
 
 		expect((await watch.poll()).items).toEqual([]);
-		expect(await requestsSeen(service())).toHaveLength(1);
+		expect(await calls()).toHaveLength(1);
 		expect((await watch.poll('manual')).items).toHaveLength(10);
-		expect(await requestsSeen(service())).toHaveLength(2);
+		expect(await calls()).toHaveLength(2);
 	});
 
 	it('the default is 60 minutes', async () => {
@@ -189,7 +187,7 @@ describe("n8n's every-minute default cannot spend every minute", () => {
 		await watch.poll();
 		await watch.poll();
 
-		expect(await requestsSeen(service())).toHaveLength(1);
+		expect(await calls()).toHaveLength(1);
 	});
 });
 
@@ -202,12 +200,12 @@ describe('input is checked before any call', () => {
 		const { error } = await trigger(parameters).poll();
 
 		expect(error?.message).toMatch(message);
-		expect(await requestsSeen(service())).toEqual([]);
+		expect(await calls()).toEqual([]);
 	});
 
 	it('the same keyword twice is searched once', async () => {
 		await trigger({ keywords: 'lofi, LOFI,  lofi ' }).poll();
 
-		expect(await requestsSeen(service())).toHaveLength(1);
+		expect(await calls()).toHaveLength(1);
 	});
 });
