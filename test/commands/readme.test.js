@@ -1,0 +1,83 @@
+'use strict';
+
+// Every command the README names is run by `npm test`: here each one is mapped to the file that
+// runs it and the words it runs it with, and both must exist. A command added to the README
+// without a run fails this test; so does a run that is removed or renamed.
+const fs = require('node:fs');
+const path = require('node:path');
+const { REPO_ROOT } = require('./run');
+
+/** The program a README command starts: its first words, before arguments and placeholders. */
+const PROGRAM =
+	/^(?:\w+=\S+ )?((?:npm run|npm|npx|node|bash) [\w:@/.-]+(?: (?:up|install|--reset))?)/;
+
+/** program -> [the file that runs it, the words it is run with there] */
+const RUNS = {
+	'npm start': ['test/commands/start.test.js', "'npm start -- --smoke'"],
+	'npm start -- --reset': ['test/commands/start.test.js', '--reset'],
+	'npm test': ['.ci/run', 'npm test'],
+	'npm run setup': ['scripts/test.sh', 'npm run --silent setup'],
+	'npm run build': ['test/harness/packageTarball.js', "'n8n-node', 'build'"],
+	'npm run lint': ['scripts/test.sh', 'npm run --silent lint'],
+	'npm run format:check': ['scripts/test.sh', 'npm run --silent format:check'],
+	'npm run demo': ['test/commands/demo.test.js', "'npm run demo -- jazz photosocial 5'"],
+	'npm run bench': ['test/commands/bench.test.js', 'npm run --silent bench -- --smoke'],
+	'npm run reference-service': [
+		'test/commands/referenceService.test.js',
+		'npm run --silent reference-service',
+	],
+	'bash scripts/queue-env.sh up': [
+		'test/commands/queueEnv.test.js',
+		'bash scripts/queue-env.sh up',
+	],
+	'bash scripts/queue-env.sh install': [
+		'test/harness/queue/prerequisites.js',
+		'queue-env.sh install',
+	],
+	'node scripts/lint-workflows.js': ['scripts/test.sh', 'node scripts/lint-workflows.js'],
+	'node scripts/check-release-tag.js': [
+		'test/release/releaseTag.test.js',
+		"'scripts/check-release-tag.js'",
+	],
+	'node test/scanner/scan.js': ['scripts/test.sh', 'node test/scanner/scan.js'],
+	// The release steps that publish cannot run in a test; their dry runs do (test/release/).
+	'npm pack': ['test/release/dryRun.test.js', "'pack'"],
+	'npm publish': ['test/release/dryRun.test.js', "'publish'"],
+	'npm run release': ['test/release/dryRun.test.js', "'release'"],
+	'npm version': ['test/release/releaseTag.test.js', 'version'],
+	// The scan by name needs the published package: the same analyzer runs on the packed tarball.
+	'npx @n8n/scan-community-package': ['test/scanner/scan.js', 'analyzePackage'],
+};
+for (const layer of [
+	'unit',
+	'engine',
+	'reference-service',
+	'release',
+	'e2e',
+	'queue',
+	'editor',
+	'commands',
+])
+	RUNS[`npm run test:${layer}`] = ['scripts/test.sh', `layer ${layer}`];
+
+function readmeCommands() {
+	const readme = fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
+	const spans = [...readme.matchAll(/`([^`\n]+)`/g)].map((match) => match[1]);
+	const blocks = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].flatMap((match) =>
+		match[1].split('\n').map((line) => line.replace(/#.*/, '').trim()),
+	);
+	const programs = [...spans, ...blocks].map((text) => PROGRAM.exec(text)?.[1]);
+	return [...new Set(programs.filter((program) => program !== undefined))].sort();
+}
+
+test('the README names commands (the parser finds them)', () => {
+	expect(readmeCommands()).toEqual(
+		expect.arrayContaining(['npm start', 'npm test', 'npm run bench']),
+	);
+});
+
+test.each(readmeCommands())('README command "%s" is run by npm test', (program) => {
+	expect(RUNS).toHaveProperty([program]);
+	const [file, words] = RUNS[program];
+	expect(fs.readFileSync(path.join(REPO_ROOT, file), 'utf8')).toContain(words);
+});
