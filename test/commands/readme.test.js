@@ -40,6 +40,10 @@ const RUNS = {
 		"'scripts/check-release-tag.js'",
 	],
 	'node test/scanner/scan.js': ['scripts/test.sh', 'node test/scanner/scan.js'],
+	'node test/fixtures/n8n-errors/record.js': [
+		'test/commands/errorShapes.test.js',
+		'node test/fixtures/n8n-errors/record.js',
+	],
 	// The release steps that publish cannot run in a test; their dry runs do (test/release/).
 	'npm pack': ['test/release/dryRun.test.js', "'pack'"],
 	'npm publish': ['test/release/dryRun.test.js', "'publish'"],

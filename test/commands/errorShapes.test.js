@@ -1,0 +1,36 @@
+'use strict';
+
+// `node test/fixtures/n8n-errors/record.js`, as the README gives it, recording into a temp folder:
+// what each pinned n8n hands a node when a call fails must still be what test/unit reads from the
+// committed fixtures. A difference means n8n changed the shapes failedCall.ts depends on.
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { runToEnd } = require('./run');
+const { CASE_NAMES, pinnedVersions, loadFixture } = require('../fixtures/n8n-errors/fixtures');
+
+const out = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-errors-'));
+afterAll(() => fs.rmSync(out, { recursive: true, force: true }));
+
+test('re-recording the error shapes of every pinned n8n changes none of them', async () => {
+	const command = `node test/fixtures/n8n-errors/record.js --out ${out}`;
+	const { code, output } = await runToEnd(command, { timeoutMs: 200_000 });
+	expect({ code, output: output.slice(-2000) }).toEqual({ code: 0, output: expect.any(String) });
+
+	for (const { version } of pinnedVersions()) {
+		for (const name of CASE_NAMES) {
+			const file = path.join(out, version, `${name}.json`);
+			// The Node.js patch version that recorded it is not part of the shape.
+			const withoutNode = (/** @type {any} */ fixture) => ({
+				...fixture,
+				recordedWith: { ...fixture.recordedWith, node: undefined },
+			});
+			const recorded = withoutNode(JSON.parse(fs.readFileSync(file, 'utf8')));
+			expect([version, name, recorded]).toEqual([
+				version,
+				name,
+				withoutNode(loadFixture(version, name)),
+			]);
+		}
+	}
+});
