@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole test run (what CI runs): set-up, build, strict lint, the workflow linter, type-check,
-# every jest suite (release checks included) and the community-package scanner. Ends with one
-# line "<N> passed, <N> failed" over all suites.
+# every jest layer (release checks included), the community-package scanner and a short run of
+# every command the README names. Ends with one line "<N> passed, <N> failed" over all layers.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 npm run --silent setup
@@ -34,3 +34,5 @@ layer queue
 echo "== n8n editor in headless Chromium: node panel, icon, parameters, runs from the editor"
 layer editor
 echo "== community-package scanner (source tree and packed tarball)" && node test/scanner/scan.js
+echo "== the README's commands, briefly, as a user types them"
+layer commands
