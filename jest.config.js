@@ -50,7 +50,7 @@ const realN8n = { globalSetup: '<rootDir>/test/setup/packOnce.js', timeoutS: 180
 module.exports = {
 	projects: [
 		layer('unit', 'unit'),
-		layer('engine', 'node'),
+		layer('engine', 'engine'),
 		layer('reference-service', 'reference-service'),
 		layer('release', 'release', { timeoutS: 60 }),
 		...['2.x', '1.x'].map((line) =>

@@ -6,7 +6,7 @@ import {
 	soundIds,
 	sounds,
 	useReferenceService,
-} from '../harness/searchFixture';
+} from '../harness/engine/searchFixture';
 
 const { service, search, calls } = useReferenceService();
 

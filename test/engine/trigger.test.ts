@@ -1,6 +1,6 @@
 import type { INodeParameters } from 'n8n-workflow';
-import { API_KEY, fetchDirect, useReferenceService } from '../harness/searchFixture';
-import { TriggerUnderTest } from '../harness/trigger';
+import { API_KEY, fetchDirect, useReferenceService } from '../harness/engine/searchFixture';
+import { TriggerUnderTest } from '../harness/engine/trigger';
 
 // The Sound Search Trigger polled several times through n8n-core's PollContext, its static data
 // carried from poll to poll as n8n saves it, against the reference service whose clock moves on

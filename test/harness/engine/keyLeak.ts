@@ -1,4 +1,4 @@
-import { everyRun, type RunTexts } from '../harness/engine';
+import { everyRun, type RunTexts } from './engine';
 
 const LOG_METHODS = ['log', 'info', 'warn', 'error', 'debug'] as const;
 

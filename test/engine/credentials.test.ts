@@ -1,6 +1,6 @@
 import { SoundSearchApi } from '../../credentials/SoundSearchApi.credentials';
-import { runCredentialTest } from '../harness/engine';
-import { API_KEY, REVOKED_KEY, useReferenceService } from '../harness/searchFixture';
+import { runCredentialTest } from '../harness/engine/engine';
+import { API_KEY, REVOKED_KEY, useReferenceService } from '../harness/engine/searchFixture';
 
 const { service, calls } = useReferenceService();
 const rules = new SoundSearchApi().test.rules ?? [];

@@ -14,9 +14,9 @@ import {
 	type IWorkflowBase,
 	type IWorkflowExecuteAdditionalData,
 } from 'n8n-workflow';
-import { SoundSearchApi } from '../../credentials/SoundSearchApi.credentials';
-import { SoundSearch } from '../../nodes/SoundSearch/SoundSearch.node';
-import { SoundSearchTrigger } from '../../nodes/SoundSearchTrigger/SoundSearchTrigger.node';
+import { SoundSearchApi } from '../../../credentials/SoundSearchApi.credentials';
+import { SoundSearch } from '../../../nodes/SoundSearch/SoundSearch.node';
+import { SoundSearchTrigger } from '../../../nodes/SoundSearchTrigger/SoundSearchTrigger.node';
 import { TestCredentialsHelper } from './credentialsHelper';
 
 export const NODE_TYPE = 'n8n-nodes-sound-search.soundSearch';
@@ -160,7 +160,7 @@ export type RunTexts<T> = (result: T) => Record<string, string>;
 
 /**
  * Every engine run (a search, a credential test, a trigger's poll) goes through `wrap`. The engine
- * tests set it to their key-leak check (test/node/keyLeak.ts); elsewhere (the demo) it just runs.
+ * tests set it to their key-leak check (test/harness/engine/keyLeak.ts); elsewhere (the demo) it just runs.
  */
 export const everyRun: {
 	wrap: <T>(apiKey: string, run: () => Promise<T>, textsOf: RunTexts<T>) => Promise<T>;

@@ -1,5 +1,5 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
-import { BY_KEYWORD, itemOf, keywordItems, useReferenceService } from '../harness/searchFixture';
+import { BY_KEYWORD, itemOf, keywordItems, useReferenceService } from '../harness/engine/searchFixture';
 
 const { service, search, calls } = useReferenceService();
 

@@ -5,7 +5,7 @@ import {
 	sounds,
 	useReferenceService,
 	type LedgerRequest,
-} from '../harness/searchFixture';
+} from '../harness/engine/searchFixture';
 
 const { service, search, calls } = useReferenceService();
 // The reference service caps pages at 50 sounds; the node asks for 50 by default.

@@ -1,4 +1,4 @@
-import { BY_KEYWORD, keywordItems, useReferenceService } from '../harness/searchFixture';
+import { BY_KEYWORD, keywordItems, useReferenceService } from '../harness/engine/searchFixture';
 
 const { search, calls } = useReferenceService();
 

@@ -1,8 +1,8 @@
 import type { INodeParameters } from 'n8n-workflow';
 import { request } from 'undici';
-import { checkEveryRunForKeyLeaks } from '../node/keyLeak';
+import { checkEveryRunForKeyLeaks } from './keyLeak';
 import { runSoundSearch, type SearchRun, type SearchRunOptions } from './engine';
-import { startReferenceService } from './referenceService';
+import { startReferenceService } from '../referenceService';
 
 // Every engine test uses this fixture: each run it makes is checked for the API key.
 checkEveryRunForKeyLeaks();

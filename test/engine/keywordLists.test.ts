@@ -6,7 +6,7 @@ import {
 	useReferenceService,
 	type LedgerRequest,
 	type SearchExtras,
-} from '../harness/searchFixture';
+} from '../harness/engine/searchFixture';
 
 // Keyword lists at the scale and limits of a real service: one scheduler per node run, shared
 // by every input item and page, against the reference service's capacity mode.

@@ -4,7 +4,7 @@ import {
 	servicePage,
 	serviceFields,
 	useReferenceService,
-} from '../harness/searchFixture';
+} from '../harness/engine/searchFixture';
 
 const { service, search, calls } = useReferenceService();
 
