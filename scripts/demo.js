@@ -8,7 +8,9 @@ const path = require('node:path');
 const { startReferenceService } = require('../test/harness/referenceService');
 // The engine harness (TypeScript) as scripts/demo.sh compiled it, with the node it runs. A path
 // built at run time, so the tests' type-check does not follow it into the compiled copy.
-const { runSoundSearch } = require(path.join(__dirname, '../.cache/demo/test/harness/engine/engine'));
+const { runSoundSearch } = require(
+	path.join(__dirname, '../.cache/demo/test/harness/engine/engine'),
+);
 
 const [query = 'lofi', platform = 'shortvideo', limit = '8'] = process.argv.slice(2);
 const DEMO_KEY = 'demo-key';

@@ -1,5 +1,10 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
-import { BY_KEYWORD, itemOf, keywordItems, useReferenceService } from '../harness/engine/searchFixture';
+import {
+	BY_KEYWORD,
+	itemOf,
+	keywordItems,
+	useReferenceService,
+} from '../harness/engine/searchFixture';
 
 const { service, search, calls } = useReferenceService();
 
