@@ -28,9 +28,13 @@ const page = (fields) => expect.objectContaining(fields);
 /**
  * Ledger rows sorted by search (platform, then query), each search's own pages in order: the
  * node searches several input items at once.
- * @param {ReturnType<typeof ledgerRow>[]} rows
+ * @template {{ platform: string, q: string | null }} T
+ * @param {T[]} rows
+ * @returns {T[]}
  */
-const bySearch = (rows) =>
-	[...rows].sort((a, b) => `${a.platform} ${a.q}`.localeCompare(`${b.platform} ${b.q}`));
+function bySearch(rows) {
+	const key = (/** @type {T} */ r) => `${r.platform} ${r.q}`;
+	return [...rows].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+}
 
 module.exports = { ledgerRow, page, bySearch };

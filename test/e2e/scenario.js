@@ -181,7 +181,8 @@ class Scenario {
 	async searchService(/** @type {string} */ q, limit = 50) {
 		const url = `${this.service.url}/v1/shortvideo/sound/search?q=${encodeURIComponent(q)}&limit=${limit}`;
 		const response = await fetch(url, { headers: { Authorization: `Bearer ${KEYS.sound}` } });
-		return /** @type {any[]} */ ((await response.json()).data.items);
+		const body = /** @type {any} */ (await response.json());
+		return /** @type {any[]} */ (body.data.items);
 	}
 
 	/** A REST call the editor makes that must answer 200; returns the answer's data. */

@@ -76,7 +76,7 @@ function loadWorkflow(name, options) {
 	const file = name.startsWith('examples/')
 		? path.join(REPO_ROOT, name)
 		: path.join(__dirname, 'workflows', `${name}.workflow.json`);
-	const text = fs.readFileSync(file, 'utf8').replaceAll(EXAMPLES_FILES_DIR, options.filesDir);
+	const text = fs.readFileSync(file, 'utf8').split(EXAMPLES_FILES_DIR).join(options.filesDir);
 	const fill = (/** @type {string} */ _key, /** @type {unknown} */ value) =>
 		value === '$credential' ? options.credential : value;
 	return applyOptions(JSON.parse(text, fill), options);
