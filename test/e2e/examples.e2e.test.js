@@ -1,10 +1,9 @@
 'use strict';
 
-// The examples/ workflows, as users get them, in a real n8n: first headless (imported with the
-// CLI, run with `n8n execute`), then `n8n start` on the same user folder and the rest through
-// the REST API the editor uses, including a Schedule Trigger activated to fire by itself and, for
-// the AI Agent, a fake OpenAI model. n8n's own features (activation, file access rules, the AI
-// Agent) and the examples that need not run twice: newest n8n line only. Set-up: scenario.js.
+// The examples/ workflows, as users get them, in a real n8n: first headless (`n8n execute`), then
+// `n8n start` on the same user folder and the REST API the editor uses, with a Schedule Trigger
+// that fires by itself and, for the AI Agent, a fake OpenAI model. n8n's own features and the
+// examples that need not run twice: newest n8n line only. Set-up: scenario.js.
 
 const fs = require('node:fs');
 const path = require('node:path');
@@ -17,15 +16,7 @@ const scenario = useN8n({ model: true, start: false });
 const PRICE = { shortvideo: 1, photosocial: 2 };
 const TREND_COLLECTION = 'examples/scheduled-trend-collection.json';
 /** The columns Simplify Output promises a spreadsheet. */
-const SIMPLE_COLUMNS = [
-	'soundId',
-	'title',
-	'audioUrl',
-	'platform',
-	'query',
-	'creditsCharged',
-	'page',
-];
+const SIMPLE_COLUMNS = 'soundId title audioUrl platform query creditsCharged page'.split(' ');
 /** @typedef {'shortvideo' | 'photosocial'} Platform */
 
 /**
@@ -37,10 +28,8 @@ const onePageEach = (searches, fields) =>
 
 describe('headless, with `n8n execute`', () => {
 	test('examples/keywords-from-spreadsheet.json: one search per CSV row, all results in one XLSX file [newest n8n line only]', async () => {
-		fs.copyFileSync(
-			path.join(REPO_ROOT, 'examples/keywords.csv'),
-			`${scenario.filesDir}/keywords.csv`,
-		);
+		const { filesDir } = scenario;
+		fs.copyFileSync(path.join(REPO_ROOT, 'examples/keywords.csv'), `${filesDir}/keywords.csv`);
 		const { items } = await scenario.execute('examples/keywords-from-spreadsheet.json');
 
 		const keywords = items('Extract Keywords from CSV');
@@ -59,28 +48,19 @@ describe('headless, with `n8n execute`', () => {
 
 		const sounds = items('Sound Search');
 		expect(sounds).toHaveLength(40);
-		const resultsFile = `${scenario.filesDir}/sound-search-results.xlsx`;
-		expect(items('Write Results File')).toEqual([
-			expect.objectContaining({ fileName: resultsFile }),
-		]);
-		const bytes = fs.readFileSync(resultsFile);
+		const fileName = `${filesDir}/sound-search-results.xlsx`;
+		expect(items('Write Results File')).toEqual([expect.objectContaining({ fileName })]);
+		const bytes = fs.readFileSync(fileName);
 		expect(bytes.subarray(0, 4).toString('latin1')).toBe('PK\u0003\u0004'); // a zip container
 		expect(bytes.includes(Buffer.from('xl/worksheets/sheet1.xml'))).toBe(true);
-		const { sheetNames, rows } = readSheet(resultsFile);
+		const { sheetNames, rows } = readSheet(fileName);
 		expect(sheetNames).toEqual(['Sounds']);
 		expect(rows).toHaveLength(40); // one row per sound, the searches of all rows merged
 		rows.forEach((row, i) => {
-			const { keyword, platform } = keywords[Math.floor(i / 10)];
+			const { keyword: query, platform } = keywords[Math.floor(i / 10)];
 			const { soundId, title } = sounds[i];
-			const credits = PRICE[/** @type {Platform} */ (platform)];
-			expect(row).toMatchObject({
-				soundId,
-				title,
-				query: keyword,
-				platform,
-				creditsCharged: credits,
-				page: 1,
-			});
+			const creditsCharged = PRICE[/** @type {Platform} */ (platform)];
+			expect(row).toMatchObject({ soundId, title, query, platform, creditsCharged, page: 1 });
 		});
 	});
 });

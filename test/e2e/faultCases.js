@@ -10,7 +10,7 @@
  * @typedef {object} FaultCase
  * @property {string} name
  * @property {object[]} [inject]
- * @property {Record<string, unknown>} [set] Sound Search parameter path -> value
+ * @property {Record<string, unknown>} [set] node parameters by path (workflowFile.js)
  * @property {number} [sounds] the run succeeds with this many sounds
  * @property {string | RegExp} [error] else it fails with this message
  * @property {RegExp} [description]
@@ -47,7 +47,7 @@ const FAULT_CASES = [
 	{
 		name: 'a 5xx that persists: bounded retries, then a clear error',
 		inject: [{ times: 'always', response: { status: 500, body: { success: false } } }],
-		set: { 'options.maxRetries': 1 },
+		set: { 'Sound Search.options.maxRetries': 1 },
 		error: 'The service failed to answer (500)',
 		description: /not charged.*tried 2 times/s,
 		calls: ['500:0', '500:0'],
@@ -66,7 +66,7 @@ const FAULT_CASES = [
 	{
 		name: 'a call slower than Timeout is abandoned and retried, and the sounds come out',
 		inject: [{ response: { status: 200, delayMs: 2500, body: page([{ soundId: 'slow' }], null) } }],
-		set: { 'options.timeoutMs': 1000 },
+		set: { 'Sound Search.options.timeoutMs': 1000 },
 		sounds: 5,
 		check: ({ ledger, run }) => {
 			expect(run.items('Sound Search').map((/** @type {any} */ s) => s.soundId)).not.toContain(
@@ -78,7 +78,7 @@ const FAULT_CASES = [
 	{
 		name: 'a timeout with no retries left is a clear error',
 		inject: [{ response: { status: 200, delayMs: 2500, body: page([], null) } }],
-		set: { 'options.timeoutMs': 1000, 'options.maxRetries': 0 },
+		set: { 'Sound Search.options.timeoutMs': 1000, 'Sound Search.options.maxRetries': 0 },
 		error: 'The service did not answer in time',
 		check: ({ ledger }) => expect(ledger).toHaveLength(1),
 	},
@@ -95,7 +95,7 @@ const FAULT_CASES = [
 	},
 	{
 		name: 'available: false: the typed status and the credits, not retried',
-		set: { query: 'private sound' },
+		set: { 'Sound Search.query': 'private sound' },
 		error: 'The service answered available: false with status "private"',
 		description: /charged 1 credit/,
 		calls: ['200:1'],

@@ -36,6 +36,7 @@ const CREDENTIALS = {
 };
 const OPENAI_CREDENTIAL = { id: 'openAiDemo', name: 'OpenAI account' };
 const UNFINISHED = ['new', 'running', 'waiting'];
+const UNSET = /** @type {any} */ (undefined);
 const SET_UP_TIMEOUT_MS = 600_000; // a cold machine installs n8n first (about 4.5 min)
 
 /**
@@ -72,22 +73,18 @@ function expectNoSecrets(text, where) {
 }
 
 class Scenario {
+	// Set by setUp() and start(), before any test.
+	/** @type {import('../harness/referenceService').ReferenceService} */ service = UNSET;
+	/** @type {Awaited<ReturnType<typeof startFakeOpenAi>>} */ model = UNSET;
+	/** @type {n8n.N8nServer | undefined} */ server;
+	/** @type {Awaited<ReturnType<typeof n8n.setupOwner>>} */ rest = UNSET;
+	userFolder = '';
+	filesDir = ''; // the folder n8n may read and write (N8N_RESTRICT_FILE_ACCESS_TO)
+	/** @type {string[]} */ active = []; // workflows the current test activated
+
 	/** @param {{ model?: boolean, start?: boolean }} options */
 	constructor(options) {
 		this.options = options;
-		/** @type {Awaited<ReturnType<typeof startReferenceService>>} */
-		this.service = /** @type {any} */ (undefined);
-		/** @type {Awaited<ReturnType<typeof startFakeOpenAi>>} */
-		this.model = /** @type {any} */ (undefined);
-		/** @type {n8n.N8nServer | undefined} */
-		this.server = undefined;
-		/** @type {Awaited<ReturnType<typeof n8n.setupOwner>>} */
-		this.rest = /** @type {any} */ (undefined);
-		this.userFolder = '';
-		/** files n8n may read and write (N8N_RESTRICT_FILE_ACCESS_TO) */
-		this.filesDir = '';
-		/** @type {string[]} workflows activated by the current test */
-		this.active = [];
 	}
 
 	async setUp() {
@@ -102,24 +99,29 @@ class Scenario {
 		// n8n would then just not know the node ("Unrecognized node type").
 		const dist = path.join(this.userFolder, '.n8n/nodes/node_modules/n8n-nodes-sound-search/dist');
 		for (const file of [
-			'nodes/SoundSearch/SoundSearch.node.js',
-			'credentials/SoundSearchApi.credentials.js',
+			'nodes/SoundSearch/SoundSearch.node',
+			'credentials/SoundSearchApi.credentials',
 		]) {
-			if (!fs.existsSync(path.join(dist, file))) throw new Error(`${tarball} has no dist/${file}`);
+			if (!fs.existsSync(`${dist}/${file}.js`))
+				throw new Error(`${tarball} has no dist/${file}.js`);
 		}
 		// Outside <userFolder>/.n8n: n8n blocks its own folder (N8N_BLOCK_FILE_ACCESS_TO_N8N_FILES).
 		this.filesDir = path.join(this.userFolder, 'files');
 		fs.mkdirSync(this.filesDir);
-		const sound = (/** @type {keyof KEYS} */ key) => ({
+		const sound = (/** @type {keyof CREDENTIALS} */ key) => ({
 			...CREDENTIALS[key],
 			type: 'soundSearchApi',
 			data: { apiKey: KEYS[key], baseUrl: this.service.url },
 		});
-		const openAi = { ...OPENAI_CREDENTIAL, type: 'openAiApi', data: { apiKey: KEYS.openAi } };
+		const openAi = this.model && {
+			...OPENAI_CREDENTIAL,
+			type: 'openAiApi',
+			data: { apiKey: KEYS.openAi, url: this.model.url },
+		};
 		await n8n.importCredentials(this.userFolder, [
 			sound('sound'),
 			sound('wrongKey'),
-			...(this.model ? [{ ...openAi, data: { ...openAi.data, url: this.model.url } }] : []),
+			...(openAi ? [openAi] : []),
 		]);
 		if (this.options.start !== false) await this.start();
 	}
@@ -178,19 +180,15 @@ class Scenario {
 	}
 
 	/** The first sounds the service lists for a keyword right now (short-video platform). */
-	async searchService(/** @type {string} */ q, limit = 50) {
+	async searchService(q, limit = 50) {
 		const url = `${this.service.url}/v1/shortvideo/sound/search?q=${encodeURIComponent(q)}&limit=${limit}`;
 		const response = await fetch(url, { headers: { Authorization: `Bearer ${KEYS.sound}` } });
-		const body = /** @type {any} */ (await response.json());
-		return /** @type {any[]} */ (body.data.items);
+		const { data } = /** @type {any} */ (await response.json());
+		return /** @type {any[]} */ (data.items);
 	}
 
 	/** A REST call the editor makes that must answer 200; returns the answer's data. */
-	async ok(
-		/** @type {string} */ method,
-		/** @type {string} */ route,
-		body = method === 'GET' ? undefined : {},
-	) {
+	async ok(method, route, body = method === 'GET' ? undefined : {}) {
 		const response = await this.rest(method, route, body);
 		expect({ route, status: response.status }).toEqual({ route, status: 200 });
 		return response.body.data;
@@ -203,33 +201,32 @@ class Scenario {
 		return id;
 	}
 
-	async reactivate(/** @type {string} */ id) {
+	async reactivate(id) {
 		const { versionId } = await this.ok('GET', `/rest/workflows/${id}`);
 		await this.ok('POST', `/rest/workflows/${id}/activate`, { versionId });
 		this.active.push(id);
 	}
 
-	async deactivate(/** @type {string} */ id) {
+	async deactivate(id) {
 		await this.ok('POST', `/rest/workflows/${id}/deactivate`);
 		this.active = this.active.filter((active) => active !== id);
 	}
 
 	/** Deactivates and activates again: n8n polls at once. */
-	async pollNow(/** @type {string} */ id) {
+	async pollNow(id) {
 		await this.deactivate(id);
 		await this.reactivate(id);
 	}
 
 	/** The workflow's executions as n8n lists them, newest first, unfinished ones included. */
-	async executions(/** @type {string} */ id) {
+	async executions(id) {
 		const filter = encodeURIComponent(JSON.stringify({ workflowId: id }));
-		return /** @type {any[]} */ (
-			(await this.ok('GET', `/rest/executions?filter=${filter}`)).results
-		);
+		const { results } = await this.ok('GET', `/rest/executions?filter=${filter}`);
+		return /** @type {any[]} */ (results);
 	}
 
 	/** One execution once finished, with its run: { mode, status, execution, ...outcome }. */
-	async finished(/** @type {string} */ executionId, timeoutMs = 60_000) {
+	async finished(executionId, timeoutMs = 60_000) {
 		const get = () => this.ok('GET', `/rest/executions/${executionId}`);
 		const execution = await poll(get, (e) => !UNFINISHED.includes(e.status), timeoutMs);
 		expectNoSecrets(JSON.stringify(execution), `execution ${executionId}`);
@@ -238,13 +235,13 @@ class Scenario {
 	}
 
 	/** The workflow's finished runs, oldest first: { mode, status, items(node), ... }. */
-	async runs(/** @type {string} */ id) {
+	async runs(id) {
 		const done = (await this.executions(id)).filter((e) => !UNFINISHED.includes(e.status));
 		return Promise.all(done.reverse().map((e) => this.finished(e.id)));
 	}
 
 	/** Waits until the workflow has `count` finished runs (or the time is up), then returns them. */
-	async waitForRuns(/** @type {string} */ id, /** @type {number} */ count, timeoutMs = 15_000) {
+	async waitForRuns(id, count, timeoutMs = 15_000) {
 		return poll(
 			() => this.runs(id),
 			(runs) => runs.length >= count,

@@ -12,6 +12,8 @@ const { page, bySearch } = require('./ledger');
 const { FAULT_CASES } = require('./faultCases');
 
 const scenario = useN8n();
+/** How the service answers a key it does not know: 401, free. */
+const UNAUTHORIZED = { status: 401, outcome: 'unauthorized', credits: 0 };
 
 test('both platforms, each at its price per call', async () => {
 	const { status, items } = await scenario.run('platforms');
@@ -110,54 +112,38 @@ test('a wrong API key fails with a clear authentication error, and the key shows
 	expect(error.message).toMatch(/^The service rejected the API key \(401 Unauthorized\)/);
 	// One request: the node takes every status as an answer, so n8n-core's re-send of a request
 	// that failed with 401 (its credential refresh path) does not happen either.
-	expect(await scenario.ledger()).toEqual([
-		page({
-			q: 'lofi',
-			status: 401,
-			outcome: 'unauthorized',
-			credits: 0,
-			authorization: `Bearer ${KEYS.wrongKey}`,
-		}),
-	]);
+	const authorization = `Bearer ${KEYS.wrongKey}`;
+	expect(await scenario.ledger()).toEqual([page({ ...UNAUTHORIZED, q: 'lofi', authorization })]);
 });
 
-describe('credential Test', () => {
-	/** Presses the credential's Test button (POST /rest/credentials/test). @param {'sound' | 'wrongKey'} which */
-	const testCredential = async (which) => {
-		const result = await n8n.testCredential(scenario.rest, {
-			id: CREDENTIALS[which].id,
-			type: 'soundSearchApi',
-		});
-		expectNoSecrets(JSON.stringify(result), 'the credential test answer');
-		return result;
-	};
+/** Presses the credential's Test button (POST /rest/credentials/test). @param {'sound' | 'wrongKey'} which */
+async function testCredential(which) {
+	const credential = { id: CREDENTIALS[which].id, type: 'soundSearchApi' };
+	const result = await n8n.testCredential(scenario.rest, credential);
+	expectNoSecrets(JSON.stringify(result), 'the credential test answer');
+	return result;
+}
 
-	test('credential Test (POST /rest/credentials/test): a valid key passes with one free request', async () => {
-		expect(await testCredential('sound')).toMatchObject({ status: 'OK' });
-		expect(await scenario.ledger()).toEqual([
-			page({
-				platform: 'shortvideo',
-				status: 200,
-				outcome: 'refused',
-				credits: 0,
-				authorization: `Bearer ${KEYS.sound}`,
-			}),
-		]);
-	});
+test('credential Test (POST /rest/credentials/test): a valid key passes with one free request', async () => {
+	expect(await testCredential('sound')).toMatchObject({ status: 'OK' });
+	// The service's free answer to a request without a keyword (outcome "refused"), 200: the key works.
+	const free = { platform: 'shortvideo', status: 200, outcome: 'refused', credits: 0 };
+	const authorization = `Bearer ${KEYS.sound}`;
+	expect(await scenario.ledger()).toEqual([page({ ...free, authorization })]);
+});
 
-	test('credential Test: a wrong key fails with the credential rule message', async () => {
-		// n8n 1.99 to 2.33 (1.123.x included) lose the status of a failed credential test and
-		// show their own message instead of the credential's rule (README, Supported versions).
-		const message =
-			process.env.N8N_LINE === '1.x'
-				? 'Authorization failed - please check your credentials'
-				: 'The service rejected this API key (401)';
-		expect(await testCredential('wrongKey')).toEqual({ status: 'Error', message });
-		// Sent twice: n8n's credential test re-sends a 401 (the node's own requests no longer do,
-		// see the wrong-key run above); free.
-		const refused = page({ q: '', status: 401, outcome: 'unauthorized', credits: 0 });
-		expect(await scenario.ledger()).toEqual([refused, refused]);
-	});
+test('credential Test: a wrong key fails with the credential rule message', async () => {
+	// n8n 1.99 to 2.33 (1.123.x included) lose the status of a failed credential test and
+	// show their own message instead of the credential's rule (README, Supported versions).
+	const message =
+		process.env.N8N_LINE === '1.x'
+			? 'Authorization failed - please check your credentials'
+			: 'The service rejected this API key (401)';
+	expect(await testCredential('wrongKey')).toEqual({ status: 'Error', message });
+	// Sent twice: n8n's credential test re-sends a 401 (the node's own requests no longer do,
+	// see the wrong-key run above); free.
+	const refused = page({ ...UNAUTHORIZED, q: '' });
+	expect(await scenario.ledger()).toEqual([refused, refused]);
 });
 
 // Each fault case asserts the same items, the same calls to the service and the same error
@@ -166,10 +152,7 @@ describe('faults', () => {
 	for (const fault of FAULT_CASES) {
 		test(fault.name, async () => {
 			if (fault.inject) await scenario.service.injectFaults(fault.inject);
-			const set = Object.fromEntries(
-				Object.entries(fault.set ?? {}).map(([key, value]) => [`Sound Search.${key}`, value]),
-			);
-			const run = await scenario.run('lofi', { set });
+			const run = await scenario.run('lofi', { set: fault.set });
 			expect(run.status).toBe(fault.sounds ? 'success' : 'error');
 			if (fault.sounds) expect(run.items('Sound Search')).toHaveLength(fault.sounds);
 			if (fault.error) {
