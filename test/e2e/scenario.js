@@ -1,18 +1,12 @@
 'use strict';
 
-// What every real-n8n scenario test shares: the set-up, and the one executor of workflow files.
-//
-// useN8n(), called once at the top of a test file, registers the jest hooks. Before all: a user
-// folder with the packed package installed as n8n installs a community package, the credentials
-// imported with the CLI, the reference service (and, if asked, the fake OpenAI model) on
-// 127.0.0.1, then `n8n start` and an owner, unless the file starts n8n itself later (after its
-// headless `n8n execute` cases). Before each test: the service reset (ledger, cache, catalogue,
-// faults). After each: the workflows the test activated, deactivated. After all: every process
-// stopped by pid, on failure too; no API key in n8n's log.
-//
-// The executor: run() (REST, as the editor's "Execute workflow" button) and execute() (CLI,
-// headless) take a workflow file's name (workflowFile.js) and return the run's outcome: status,
-// error, items(node). ledger() is what the reference service got (ledger.js).
+// What every real-n8n scenario test shares. useN8n() registers the jest hooks: before all, a user
+// folder with the packed package installed as n8n installs it, the credentials imported with the
+// CLI, the reference service (and the fake OpenAI model if asked) on 127.0.0.1, `n8n start` and
+// an owner (later, when the file runs `n8n execute` first); before each test, the service reset;
+// after each, what the test activated deactivated; after all, every process stopped by pid, on
+// failure too. The executor: run() (REST, as the editor's "Execute workflow") and execute() (CLI)
+// take a workflow file's name (workflowFile.js) and return status, error, items(node).
 
 const fs = require('node:fs');
 const path = require('node:path');

@@ -1,14 +1,11 @@
 'use strict';
 
-// Sound trends in a real n8n. The Sound Search Trigger, activated: n8n polls it by itself (every
-// minute, the shortest Poll Times n8n allows) while the reference service's catalogue changes, and
-// exactly the new (or, in another workflow, the rising) sounds come out, each once, also across a
-// restart of n8n. Activating a workflow makes n8n poll at once; that starts the polls the test
-// does not wait a minute for (the workflows set no minimum interval between polls for that). Then
-// the two trend examples: the rising sounds alert and the trend history (n8n's Data Table, a
-// spreadsheet of the week's top risers). On the older n8n line the minute-long polling and
-// restart case and the Data Table example (n8n 1.123's Data Table node does not find by name a
-// table its REST API just created: an n8n difference, not the node's) do not run.
+// Sound trends in a real n8n: the Sound Search Trigger, activated, polled by n8n by itself (every
+// minute, the shortest Poll Times) while the service's catalogue changes; exactly the new (or
+// rising) sounds come out, each once, also across a restart. Activating makes n8n poll at once:
+// the polls the test does not wait a minute for (so the workflows set no minimum interval). Then
+// the two trend examples. Newest line only: the minute-long case, and the Data Table example
+// (n8n 1.123's Data Table node does not find by name a table its REST API just created).
 
 const fs = require('node:fs');
 const path = require('node:path');

@@ -1,17 +1,9 @@
 'use strict';
 
-// The editor check: what a user sees in n8n's editor with this package installed. A real n8n
-// (`n8n start`, the packed package installed as n8n installs a community package, the reference
-// service, an owner, the demo credential and workflows: test/harness/stack.js, the same code as
-// `npm start`) driven in headless Debian Chromium through playwright-core.
-//
-// Steps (one test each, in order, sharing one browser page): log in; new workflow; the node panel
-// finds "Sound Search" with our SVG icon; the node's actions; add it: its parameters render
-// (Platform with both options and their credit prices, Query, Return All, Limit, Options); run it
-// from its panel: the output shows the sounds and creditsCharged, and the reference service's
-// ledger saw the request (Bearer key, query, limit); run the workflow from the canvas; run the
-// ready-made "Sound Search demo" workflow; open each imported example.
-// Screenshots of every step: artifacts/editor/*.png (plus summary.json); the browser: browser.js.
+// The editor check: what a user sees in n8n's editor with this package installed. The stack of
+// `npm start` (test/harness/stack.js: n8n with the packed package, the reference service, an
+// owner, the demo credential and workflows) driven in headless Chromium (browser.js). One test a
+// step, in order, sharing one page; screenshots of every step in artifacts/editor/.
 //
 // Plain CommonJS on purpose: the project's strict linter applies node-code rules to every .ts file.
 
