@@ -22,18 +22,12 @@ const ARTIFACTS = path.join(REPO_ROOT, 'artifacts', 'editor');
 selectors.setTestIdAttribute('data-test-id');
 
 class EditorBrowser {
-	constructor() {
-		/** @type {import('playwright-core').BrowserServer | undefined} */
-		this.server = undefined;
-		/** @type {import('playwright-core').Page} */
-		this.page = /** @type {any} */ (undefined);
-		this.blockedRequests = 0;
-		/** @type {string[]} */
-		this.screenshots = [];
-		/** @type {Record<string, number>} */
-		this.stepMs = {};
-		this.start = Date.now();
-	}
+	/** @type {import('playwright-core').BrowserServer | undefined} */ server;
+	/** @type {import('playwright-core').Page} */ page = /** @type {any} */ (undefined); // open()
+	blockedRequests = 0;
+	/** @type {string[]} */ screenshots = [];
+	/** @type {Record<string, number>} */ stepMs = {};
+	start = Date.now();
 
 	/** @param {number} timeoutMs for every action and wait of the page */
 	async open(timeoutMs) {
