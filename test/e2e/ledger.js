@@ -1,0 +1,40 @@
+'use strict';
+
+// What the reference service got: its ledger, one row per request n8n caused, read after a run.
+// A test asserts on the requests (q, platform, limit, cursor: what the node asked for) and on
+// what each page cost (credits) and held (items): expect(await scenario.ledger()).toEqual([page(
+// { q: 'lofi', platform: 'photosocial', credits: 2, items: 3 }), ...]).
+
+/** The ledger's row for one request, as the tests compare it. @param {any} r */
+const ledgerRow = (r) => ({
+	platform: r.platform,
+	q: r.q,
+	limit: r.limit,
+	cursor: r.cursor,
+	status: r.status,
+	outcome: r.outcome,
+	credits: r.creditsCharged,
+	items: r.itemCount,
+	authorization: r.authorization,
+});
+
+/**
+ * What a test expects of one page the service was asked for: those of q, platform, limit,
+ * cursor, status, outcome, items it names, and the credits the page cost.
+ * @param {Partial<ReturnType<typeof ledgerRow>>} fields
+ */
+const page = (fields) => expect.objectContaining(fields);
+
+/**
+ * Ledger rows sorted by search (platform, then query), each search's own pages in order: the
+ * node searches several input items at once.
+ * @template {{ platform: string, q: string | null }} T
+ * @param {T[]} rows
+ * @returns {T[]}
+ */
+function bySearch(rows) {
+	const key = (/** @type {T} */ r) => `${r.platform} ${r.q}`;
+	return [...rows].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+}
+
+module.exports = { ledgerRow, page, bySearch };

@@ -1,0 +1,267 @@
+'use strict';
+
+// What every real-n8n scenario test shares. useN8n() registers the jest hooks: before all, a user
+// folder with the packed package installed as n8n installs it, the credentials imported with the
+// CLI, the reference service (and the fake OpenAI model if asked) on 127.0.0.1, `n8n start` and
+// an owner (later, when the file runs `n8n execute` first); before each test, the service reset;
+// after each, what the test activated deactivated; after all, every process stopped by pid, on
+// failure too. The executor: run() (REST, as the editor's "Execute workflow") and execute() (CLI)
+// take a workflow file's name (workflowFile.js) and return status, error, items(node).
+
+const fs = require('node:fs');
+const path = require('node:path');
+const n8n = require('../harness/n8n');
+const { packageTarball } = require('../harness/packageTarball');
+const { startReferenceService } = require('../harness/referenceService');
+const { startFakeOpenAi } = require('../harness/fakeOpenAi');
+const { loadWorkflow, outcome } = require('./workflowFile');
+const { ledgerRow } = require('./ledger');
+
+// Test keys only ('dummy' tells secret scanners they are not real).
+const KEYS = {
+	sound: 'dummy-e2e-key-4b7d1c0a',
+	wrongKey: 'dummy-wrong-key-9e2a5713',
+	openAi: 'dummy-openai-key-c31f08d2',
+};
+/** The id and name examples/ refer to, and a second one with a key the service refuses. */
+const CREDENTIALS = {
+	sound: { id: 'soundSearchDemo', name: 'Sound Search account' },
+	wrongKey: { id: 'soundSearchWrongK', name: 'Sound Search wrong key' },
+};
+const OPENAI_CREDENTIAL = { id: 'openAiDemo', name: 'OpenAI account' };
+const UNFINISHED = ['new', 'running', 'waiting'];
+const UNSET = /** @type {any} */ (undefined);
+const SET_UP_TIMEOUT_MS = 600_000; // a cold machine installs n8n first (about 4.5 min)
+
+/**
+ * @typedef {import('./workflowFile').LoadOptions & { credential?: keyof CREDENTIALS,
+ *   trigger?: string }} RunOptions credential: the one "$credential" stands for (default: the
+ *   valid key); trigger: the node a REST run starts from (default: the first node)
+ */
+
+/** @param {number} ms */
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Calls fn until done(value) or the time is up; returns the last value either way.
+ * @template T
+ * @param {() => Promise<T>} fn
+ * @param {(value: T) => boolean} done
+ * @param {number} timeoutMs
+ */
+async function poll(fn, done, timeoutMs, intervalMs = 250) {
+	const deadline = Date.now() + timeoutMs;
+	let value = await fn();
+	while (!done(value) && Date.now() < deadline) {
+		await sleep(intervalMs);
+		value = await fn();
+	}
+	return value;
+}
+
+/** @param {string} text @param {string} where */
+function expectNoSecrets(text, where) {
+	for (const key of Object.values(KEYS)) {
+		if (text.includes(key)) throw new Error(`an API key appears in ${where}`);
+	}
+}
+
+class Scenario {
+	// Set by setUp() and start(), before any test.
+	/** @type {import('../harness/referenceService').ReferenceService} */ service = UNSET;
+	/** @type {Awaited<ReturnType<typeof startFakeOpenAi>>} */ model = UNSET;
+	/** @type {n8n.N8nServer | undefined} */ server;
+	/** @type {Awaited<ReturnType<typeof n8n.setupOwner>>} */ rest = UNSET;
+	userFolder = '';
+	filesDir = ''; // the folder n8n may read and write (N8N_RESTRICT_FILE_ACCESS_TO)
+	/** @type {string[]} */ active = []; // workflows the current test activated
+
+	/** @param {{ model?: boolean, start?: boolean }} options */
+	constructor(options) {
+		this.options = options;
+	}
+
+	async setUp() {
+		await n8n.ensureN8nInstalled();
+		const tarball = packageTarball();
+		this.service = await startReferenceService({ keys: [KEYS.sound] });
+		if (this.options.model) {
+			this.model = await startFakeOpenAi({ apiKey: KEYS.openAi, query: 'rainy lofi' });
+		}
+		this.userFolder = await n8n.createN8nUserFolder({ packageTarball: tarball });
+		// A build running elsewhere at the same time can leave dist/ half-written in the tarball:
+		// n8n would then just not know the node ("Unrecognized node type").
+		const dist = path.join(this.userFolder, '.n8n/nodes/node_modules/n8n-nodes-sound-search/dist');
+		for (const file of [
+			'nodes/SoundSearch/SoundSearch.node',
+			'credentials/SoundSearchApi.credentials',
+		]) {
+			if (!fs.existsSync(`${dist}/${file}.js`))
+				throw new Error(`${tarball} has no dist/${file}.js`);
+		}
+		// Outside <userFolder>/.n8n: n8n blocks its own folder (N8N_BLOCK_FILE_ACCESS_TO_N8N_FILES).
+		this.filesDir = path.join(this.userFolder, 'files');
+		fs.mkdirSync(this.filesDir);
+		const sound = (/** @type {keyof CREDENTIALS} */ key) => ({
+			...CREDENTIALS[key],
+			type: 'soundSearchApi',
+			data: { apiKey: KEYS[key], baseUrl: this.service.url },
+		});
+		const openAi = this.model && {
+			...OPENAI_CREDENTIAL,
+			type: 'openAiApi',
+			data: { apiKey: KEYS.openAi, url: this.model.url },
+		};
+		await n8n.importCredentials(this.userFolder, [
+			sound('sound'),
+			sound('wrongKey'),
+			...(openAi ? [openAi] : []),
+		]);
+		if (this.options.start !== false) await this.start();
+	}
+
+	/** `n8n start` on the user folder (127.0.0.1, a free port), and the owner logged in. */
+	async start() {
+		const env = { N8N_RESTRICT_FILE_ACCESS_TO: this.filesDir };
+		this.server = await n8n.startN8n(this.userFolder, { env });
+		this.rest = await n8n.setupOwner(this.server.url);
+	}
+
+	async tearDown() {
+		await Promise.allSettled([this.server?.stop(), this.service?.stop(), this.model?.stop()]);
+		if (this.userFolder) n8n.removeN8nUserFolder(this.userFolder);
+		if (this.server) expectNoSecrets(this.server.logs(), 'the n8n server log');
+	}
+
+	/** @param {string} name @param {RunOptions} [options] */
+	workflow(name, options = {}) {
+		const credential = CREDENTIALS[options.credential ?? 'sound'];
+		return loadWorkflow(name, { ...options, credential, filesDir: this.filesDir });
+	}
+
+	/**
+	 * Saves the workflow and runs it like the editor's "Execute workflow" button (REST).
+	 * @param {string} name @param {RunOptions} [options]
+	 */
+	async run(name, options = {}) {
+		const workflow = this.workflow(name, options);
+		const { id } = await n8n.createWorkflowViaRest(this.rest, workflow);
+		const triggerNode = options.trigger ?? workflow.nodes[0].name;
+		const { execution, run } = await n8n.runWorkflowViaRest(this.rest, id, { triggerNode });
+		expectNoSecrets(JSON.stringify(execution), `execution ${execution.id} of "${workflow.name}"`);
+		return outcome(execution.status, run);
+	}
+
+	/**
+	 * Imports the workflow with the CLI and runs it headless (`n8n execute`); it must succeed.
+	 * @param {string} name @param {RunOptions} [options]
+	 */
+	async execute(name, options = {}) {
+		const { id } = await n8n.importWorkflow(this.userFolder, this.workflow(name, options));
+		const env = { N8N_RESTRICT_FILE_ACCESS_TO: this.filesDir };
+		const result = await n8n.executeWorkflow(this.userFolder, id, { env });
+		if (result.code !== 0 || result.run?.status !== 'success') {
+			const logs = `${result.stdout.slice(-4000)}\n${result.stderr.slice(-2000)}`;
+			throw new Error(`n8n execute failed (code ${result.code}):\n${logs}`);
+		}
+		expectNoSecrets(result.stdout + result.stderr, '`n8n execute` output');
+		return outcome(result.run.status, result.run.data);
+	}
+
+	/** Every request the service got since the test began, in order (ledgerRow). */
+	async ledger() {
+		return (await this.service.ledger()).requests.map(ledgerRow);
+	}
+
+	/** The first sounds the service lists for a keyword right now (short-video platform). */
+	async searchService(q, limit = 50) {
+		const url = `${this.service.url}/v1/shortvideo/sound/search?q=${encodeURIComponent(q)}&limit=${limit}`;
+		const response = await fetch(url, { headers: { Authorization: `Bearer ${KEYS.sound}` } });
+		const { data } = /** @type {any} */ (await response.json());
+		return /** @type {any[]} */ (data.items);
+	}
+
+	/** A REST call the editor makes that must answer 200; returns the answer's data. */
+	async ok(method, route, body = method === 'GET' ? undefined : {}) {
+		const response = await this.rest(method, route, body);
+		expect({ route, status: response.status }).toEqual({ route, status: 200 });
+		return response.body.data;
+	}
+
+	/** Saves and activates a workflow (n8n polls a polling trigger once, at once). */
+	async activate(/** @type {string} */ name, /** @type {RunOptions} */ options = {}) {
+		const { id } = await n8n.createWorkflowViaRest(this.rest, this.workflow(name, options));
+		await this.reactivate(id);
+		return id;
+	}
+
+	async reactivate(id) {
+		const { versionId } = await this.ok('GET', `/rest/workflows/${id}`);
+		await this.ok('POST', `/rest/workflows/${id}/activate`, { versionId });
+		this.active.push(id);
+	}
+
+	async deactivate(id) {
+		await this.ok('POST', `/rest/workflows/${id}/deactivate`);
+		this.active = this.active.filter((active) => active !== id);
+	}
+
+	/** Deactivates and activates again: n8n polls at once. */
+	async pollNow(id) {
+		await this.deactivate(id);
+		await this.reactivate(id);
+	}
+
+	/** The workflow's executions as n8n lists them, newest first, unfinished ones included. */
+	async executions(id) {
+		const filter = encodeURIComponent(JSON.stringify({ workflowId: id }));
+		const { results } = await this.ok('GET', `/rest/executions?filter=${filter}`);
+		return /** @type {any[]} */ (results);
+	}
+
+	/** One execution once finished, with its run: { mode, status, execution, ...outcome }. */
+	async finished(executionId, timeoutMs = 60_000) {
+		const get = () => this.ok('GET', `/rest/executions/${executionId}`);
+		const execution = await poll(get, (e) => !UNFINISHED.includes(e.status), timeoutMs);
+		expectNoSecrets(JSON.stringify(execution), `execution ${executionId}`);
+		const run = outcome(execution.status, n8n.parseExecutionData(execution.data));
+		return { ...run, mode: execution.mode, execution };
+	}
+
+	/** The workflow's finished runs, oldest first: { mode, status, items(node), ... }. */
+	async runs(id) {
+		const done = (await this.executions(id)).filter((e) => !UNFINISHED.includes(e.status));
+		return Promise.all(done.reverse().map((e) => this.finished(e.id)));
+	}
+
+	/** Waits until the workflow has `count` finished runs (or the time is up), then returns them. */
+	async waitForRuns(id, count, timeoutMs = 15_000) {
+		return poll(
+			() => this.runs(id),
+			(runs) => runs.length >= count,
+			timeoutMs,
+			1000,
+		);
+	}
+}
+
+/**
+ * The real n8n of one test file, its hooks registered (see the top of this file).
+ * @param {{ model?: boolean, start?: boolean }} [options] model: the fake OpenAI model too;
+ *   start: false when the file starts n8n itself (scenario.start()), after headless cases
+ */
+function useN8n(options = {}) {
+	const scenario = new Scenario(options);
+	beforeAll(() => scenario.setUp(), SET_UP_TIMEOUT_MS);
+	afterAll(() => scenario.tearDown(), 60_000);
+	beforeEach(async () => {
+		await scenario.service?.reset();
+		await scenario.model?.reset();
+	});
+	afterEach(async () => {
+		for (const id of [...scenario.active]) await scenario.deactivate(id);
+	});
+	return scenario;
+}
+
+module.exports = { useN8n, expectNoSecrets, sleep, poll, KEYS, CREDENTIALS };

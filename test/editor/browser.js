@@ -1,0 +1,103 @@
+'use strict';
+
+// The browser of the editor check: headless Debian Chromium (/usr/bin/chromium, installed by
+// scripts/ensure-chromium.sh) driven through playwright-core. Chromium runs as a browser server,
+// a process of ours that close() stops by pid (its process group, its temporary profile removed);
+// the page talks to 127.0.0.1 only. Screenshots of every step go to artifacts/editor/*.png, and
+// close() writes what the run took and saw to artifacts/editor/summary.json.
+
+const fs = require('node:fs');
+const path = require('node:path');
+const { chromium, selectors } = require('playwright-core');
+const { REPO_ROOT } = require('../harness/packageTarball');
+
+const CHROMIUM = '/usr/bin/chromium';
+// Playwright adds --headless itself; a small /dev/shm in containers crashes Chromium without
+// --disable-dev-shm-usage.
+const CHROMIUM_FLAGS = `--no-sandbox --disable-gpu --disable-quic --no-first-run
+	--disable-background-networking --disable-component-update --disable-sync
+	--disable-dev-shm-usage`.split(/\s+/);
+const ARTIFACTS = path.join(REPO_ROOT, 'artifacts', 'editor');
+
+selectors.setTestIdAttribute('data-test-id');
+
+class EditorBrowser {
+	/** @type {import('playwright-core').BrowserServer | undefined} */ server;
+	/** @type {import('playwright-core').Page} */ page = /** @type {any} */ (undefined); // open()
+	blockedRequests = 0;
+	/** @type {string[]} */ screenshots = [];
+	/** @type {Record<string, number>} */ stepMs = {};
+	start = Date.now();
+
+	/** @param {number} timeoutMs for every action and wait of the page */
+	async open(timeoutMs) {
+		fs.rmSync(ARTIFACTS, { recursive: true, force: true });
+		fs.mkdirSync(ARTIFACTS, { recursive: true });
+		if (!fs.existsSync(CHROMIUM)) {
+			throw new Error(`${CHROMIUM} is missing: run scripts/ensure-chromium.sh`);
+		}
+		this.server = await chromium.launchServer({
+			executablePath: CHROMIUM,
+			headless: true,
+			args: CHROMIUM_FLAGS,
+		});
+		const browser = await chromium.connect(this.server.wsEndpoint());
+		const context = await browser.newContext({
+			viewport: { width: 1440, height: 900 },
+			colorScheme: 'light',
+			locale: 'en-US',
+			timezoneId: 'UTC',
+		});
+		context.setDefaultTimeout(timeoutMs);
+		// Anything but this n8n (its editor looks packages up on a registry, for example) is
+		// refused here and counted.
+		const elsewhere = (/** @type {URL} */ url) =>
+			!['data:', 'blob:'].includes(url.protocol) && url.hostname !== '127.0.0.1';
+		await context.route(elsewhere, (route) => {
+			this.blockedRequests += 1;
+			return route.abort('blockedbyclient');
+		});
+		this.page = await context.newPage();
+		return this.page;
+	}
+
+	/** Saves a screenshot as artifacts/editor/NN-<name>.png (or <file>.png). @param {string} name */
+	async shot(name, file = `${String(this.screenshots.length + 1).padStart(2, '0')}-${name}`) {
+		await this.page.screenshot({ path: path.join(ARTIFACTS, `${file}.png`) });
+		this.screenshots.push(`${file}.png`);
+	}
+
+	/**
+	 * Runs one step; on failure it saves a screenshot "failed-<step>.png" first.
+	 * @param {string} name @param {() => Promise<void>} fn
+	 */
+	async step(name, fn) {
+		const t0 = Date.now();
+		try {
+			await fn();
+		} catch (error) {
+			if (this.page) await this.shot(name, `failed-${name}`).catch(() => {});
+			throw error;
+		} finally {
+			this.stepMs[name] = Date.now() - t0;
+		}
+	}
+
+	/** Stops Chromium by pid and writes summary.json (with `more`). @param {object} more */
+	async close(more) {
+		const chromiumPid = this.server?.process().pid;
+		await this.server?.kill();
+		const summary = {
+			...more,
+			stepMs: this.stepMs,
+			suiteMs: Date.now() - this.start,
+			blockedNonLoopbackRequests: this.blockedRequests,
+			chromiumPid,
+			screenshots: this.screenshots,
+		};
+		fs.mkdirSync(ARTIFACTS, { recursive: true });
+		fs.writeFileSync(path.join(ARTIFACTS, 'summary.json'), JSON.stringify(summary, null, 2));
+	}
+}
+
+module.exports = { EditorBrowser };
