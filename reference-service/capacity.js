@@ -1,42 +1,40 @@
 'use strict';
 
 // Capacity mode: what a real service's limits look like to a client. At most `capacity` search
-// calls in flight per API key (beyond that: 429 with Retry-After, not charged), a latency added
-// to every answer, and counters a test can read. Capacity 0 means no limit.
+// calls in flight per API key (beyond that: 429 with Retry-After, free), a latency added to every
+// answer, and counters a test can read. Capacity 0 means no limit.
+
+const { errorBody, check } = require('./answers');
 
 /**
- * @typedef {object} CapacitySettings
- * @property {number} capacity most calls in flight per key (0: unlimited)
- * @property {number} latencyMs added before every normal answer
- * @property {number} retryAfterSeconds the Retry-After of a 429
+ * @typedef {{capacity: number, latencyMs: number, retryAfterSeconds: number}} CapacitySettings
+ *   capacity: most calls in flight per key (0: no limit); latencyMs: added before every normal
+ *   answer; retryAfterSeconds: the Retry-After of a 429
  */
 
-/**
- * @param {Partial<CapacitySettings>} initial
- */
+/** @param {Partial<CapacitySettings>} initial */
 function createCapacity(initial) {
+	/** @type {CapacitySettings} */
 	const settings = { capacity: 0, latencyMs: 0, retryAfterSeconds: 1 };
 	const perKey = new Map();
 	const counters = { inFlight: 0, mostInFlight: 0, rateLimited: 0 };
-	configure(initial);
-	const started = { ...settings };
 
 	/** Validates and applies a partial settings object (from the CLI or the control endpoint). */
 	function configure(body) {
 		for (const name of Object.keys(settings)) {
 			const value = body[name];
 			if (value === undefined) continue;
-			if (!(Number.isInteger(value) && value >= 0)) {
-				throw new TypeError(`${name} must be an integer >= 0`);
-			}
+			check(Number.isInteger(value) && value >= 0, `${name} must be an integer >= 0`);
 			settings[name] = value;
 		}
 		return { ok: true, ...settings };
 	}
+	configure(initial);
+	const started = { ...settings };
 
 	/**
 	 * Counts a search call in; `refused` when its key is at capacity. Call leave() once answered.
-	 * @param {string} key the caller's API key (or '' when it has none)
+	 * @param {string} key the caller's API key ('' when it has none)
 	 */
 	function enter(key) {
 		counters.inFlight += 1;
@@ -63,20 +61,18 @@ function createCapacity(initial) {
 	}
 
 	const report = () => ({ ...settings, ...counters });
-
 	return { settings, configure, enter, reset, report };
 }
 
-/** The answer to a call beyond capacity: free, and says when to come back. */
+/**
+ * The answer to a call beyond capacity: says when to come back.
+ * @param {CapacitySettings} settings
+ */
 function rateLimitedAnswer(settings) {
 	return {
 		status: 429,
-		body: {
-			success: false,
-			error: { code: 'rate_limited', message: 'Too many calls in flight for this API key' },
-		},
+		body: errorBody('rate_limited', 'Too many calls in flight for this API key'),
 		headers: { 'Retry-After': String(settings.retryAfterSeconds) },
-		credits: 0,
 		outcome: 'rate_limited',
 		itemCount: 0,
 	};

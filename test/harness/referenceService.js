@@ -1,17 +1,30 @@
 'use strict';
 
-// Starts the reference service (reference-service/server.js) as a child process for tests and scripts, and drives its
-// control endpoints over HTTP. A separate process keeps the service honest (real sockets, real
-// signals) and --parent-pid makes it exit on its own if this process dies without stopping it.
+// The client tests, demos and the benchmark use: starts the reference service
+// (reference-service/server.js) as a child process and drives it over HTTP. A separate process
+// keeps the service honest (real sockets, real signals); --parent-pid makes it exit on its own if
+// this process dies without stopping it.
 
 const { spawn } = require('node:child_process');
+const { once } = require('node:events');
 const path = require('node:path');
+const readline = require('node:readline');
 
-const SERVER_SCRIPT = path.resolve(__dirname, '..', '..', 'reference-service', 'server.js');
+const SERVER = path.join(__dirname, '..', '..', 'reference-service', 'server.js');
 const START_TIMEOUT_MS = 10000;
 const KILL_GRACE_MS = 3000;
 // Enough of the child's stderr to explain a failed start, without growing without bound.
 const STDERR_TAIL_CHARS = 4000;
+const FLAGS = {
+	keys: '--keys',
+	revokedKeys: '--revoked-keys',
+	maxPageSize: '--max-page-size',
+	defaultPageSize: '--default-page-size',
+	cacheSeconds: '--cache-seconds',
+	capacity: '--capacity',
+	latencyMs: '--latency-ms',
+	host: '--host',
+};
 
 /**
  * @typedef {object} ReferenceServiceOptions
@@ -28,11 +41,16 @@ const STDERR_TAIL_CHARS = 4000;
  */
 
 /**
+ * @typedef {{status: number, headers: Headers, credits: string | null, text: string, body: any}} SearchAnswer
+ * @typedef {{key?: string, authorization?: string | null}} SearchAuth `authorization` replaces
+ *   the header whole (null: none); else `Bearer <key>`, the first key by default
  * @typedef {object} ReferenceService
  * @property {string} url base URL, e.g. http://127.0.0.1:40123
  * @property {number} pid the child's process id
  * @property {string[]} keys the valid API keys
- * @property {() => Promise<{requests: object[], totals: {requests: number, creditsCharged: number},
+ * @property {(platform: string, params?: Record<string, string>, auth?: SearchAuth) =>
+ *   Promise<SearchAnswer>} search one search request, its answer read whole
+ * @property {() => Promise<{requests: any[], totals: {requests: number, creditsCharged: number},
  *   capacity: {capacity: number, latencyMs: number, retryAfterSeconds: number, inFlight: number,
  *   mostInFlight: number, rateLimited: number}}>} ledger requests, totals and capacity counters
  * @property {() => Promise<void>} reset clears ledger, cache, catalogue overrides and faults
@@ -48,152 +66,114 @@ const STDERR_TAIL_CHARS = 4000;
  */
 
 /**
- * @param {ReferenceServiceOptions} options
- * @returns {string[]} CLI arguments
- */
-function cliArgs(options) {
-	const args = ['--port', '0', '--parent-pid', String(process.pid)];
-	if (options.quiet !== false) args.push('--quiet');
-	const flags = {
-		'--keys': options.keys?.join(','),
-		'--revoked-keys': options.revokedKeys?.join(','),
-		'--max-page-size': options.maxPageSize,
-		'--default-page-size': options.defaultPageSize,
-		'--cache-seconds': options.cacheSeconds,
-		'--capacity': options.capacity,
-		'--latency-ms': options.latencyMs,
-		'--host': options.host,
-	};
-	for (const [flag, value] of Object.entries(flags)) {
-		if (value !== undefined) args.push(flag, String(value));
-	}
-	return [...args, ...(options.args ?? [])];
-}
-
-/**
- * Starts the sandbox and resolves once it is listening.
+ * Starts the service and resolves once it is listening.
  * @param {ReferenceServiceOptions} [options]
  * @returns {Promise<ReferenceService>}
  */
 async function startReferenceService(options = {}) {
-	const child = spawn(process.execPath, [SERVER_SCRIPT, ...cliArgs(options)], {
+	const args = ['--port', '0', '--parent-pid', String(process.pid)];
+	if (options.quiet !== false) args.push('--quiet');
+	for (const [name, flag] of Object.entries(FLAGS)) {
+		const value = options[name];
+		if (value !== undefined) args.push(flag, Array.isArray(value) ? value.join(',') : `${value}`);
+	}
+	const child = spawn(process.execPath, [SERVER, ...args, ...(options.args ?? [])], {
 		stdio: ['ignore', 'pipe', 'pipe'],
 	});
-	const exited = new Promise((resolve) => {
-		child.once('exit', (code, signal) => resolve({ code, signal }));
+	const exited = once(child, 'exit').then(([code, signal]) => ({ code, signal }));
+	let stderr = '';
+	child.stderr.setEncoding('utf8').on('data', (chunk) => {
+		stderr = (stderr + chunk).slice(-STDERR_TAIL_CHARS);
 	});
-	const stderr = collectTail(child.stderr);
 	try {
-		const line = await waitForListening(child, exited, stderr);
-		return handleFor(child, exited, line, stderr);
+		const line = await listeningLine(child, exited);
+		return handle(line, () => stderr, stop(child, exited));
 	} catch (error) {
-		await stopChild(child, exited);
-		throw error;
+		await stop(child, exited)();
+		throw new Error(`reference service did not start: ${error.message}\n${stderr}`);
 	}
 }
 
-function collectTail(stream) {
-	const tail = { text: '' };
-	stream.setEncoding('utf8');
-	stream.on('data', (chunk) => {
-		tail.text = (tail.text + chunk).slice(-STDERR_TAIL_CHARS);
+// The service picks its own port (--port 0), so only the line it prints once listening says
+// where it is: wait-on would need a port chosen beforehand, free until the child binds it.
+async function listeningLine(child, exited) {
+	const lines = readline.createInterface({ input: child.stdout });
+	const signal = AbortSignal.timeout(START_TIMEOUT_MS);
+	const early = exited.then(({ code, signal: name }) => {
+		throw new Error(`exited early (code ${code}, signal ${name})`);
 	});
-	return tail;
-}
-
-/**
- * Resolves with the parsed first stdout line; rejects on exit or after START_TIMEOUT_MS.
- */
-function waitForListening(child, exited, stderr) {
-	return new Promise((resolve, reject) => {
-		let timer;
-		const fail = (why) => {
-			clearTimeout(timer);
-			reject(new Error(`sandbox did not start: ${why}\n${stderr.text}`));
-		};
-		timer = setTimeout(() => fail(`no listening line in ${START_TIMEOUT_MS} ms`), START_TIMEOUT_MS);
-		exited.then(({ code, signal }) => fail(`exited early (code ${code}, signal ${signal})`));
-		let buffered = '';
-		child.stdout.setEncoding('utf8');
-		child.stdout.on('data', (chunk) => {
-			if (buffered === null) return; // past the first line: nothing else is expected
-			buffered += chunk;
-			const newline = buffered.indexOf('\n');
-			if (newline === -1) return;
-			const first = buffered.slice(0, newline);
-			buffered = null;
-			clearTimeout(timer);
-			try {
-				resolve(JSON.parse(first));
-			} catch {
-				fail(`unexpected first line: ${first}`);
-			}
+	try {
+		const first = once(lines, 'line', { signal }).catch(() => {
+			throw new Error(`no listening line in ${START_TIMEOUT_MS} ms`);
 		});
-	});
+		const [line] = await Promise.race([first, early]);
+		return JSON.parse(line);
+	} finally {
+		lines.close();
+		child.stdout.resume(); // nothing else is expected there; never let the pipe fill
+	}
 }
 
-function handleFor(child, exited, line, stderr) {
-	const control = (method, route, body) => callControl(line.url, method, route, body);
-	let stopping = null;
-	return {
-		url: line.url,
-		pid: line.pid,
-		keys: line.keys,
-		ledger: () => control('GET', '/__sandbox/ledger'),
-		reset: async () => {
-			await control('POST', '/__sandbox/reset');
-		},
-		setCatalogue: (entry) => control('POST', '/__sandbox/catalogue', entry),
-		injectFaults: (faults) => control('POST', '/__sandbox/faults', { faults }),
-		setCapacity: (settings) => control('POST', '/__sandbox/capacity', settings),
-		passTime: (change) => control('POST', '/__sandbox/time', change),
-		stop: () => {
-			stopping ??= stopChild(child, exited);
-			return stopping;
-		},
-		stderr: () => stderr.text,
+/** SIGTERM, then SIGKILL if the child is still there after KILL_GRACE_MS; once only. */
+function stop(child, exited) {
+	let stopping;
+	return () => {
+		if (!stopping && child.exitCode === null && child.signalCode === null) {
+			child.kill('SIGTERM');
+			const timer = setTimeout(() => child.kill('SIGKILL'), KILL_GRACE_MS);
+			exited.then(() => clearTimeout(timer));
+		}
+		return (stopping = exited);
 	};
 }
 
-async function callControl(baseUrl, method, route, body) {
-	const response = await fetch(`${baseUrl}${route}`, {
-		method,
-		headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
-		body: body === undefined ? undefined : JSON.stringify(body),
+function handle({ url, pid, keys }, stderr, stopChild) {
+	/** GET without a body, else POST it as JSON. */
+	const control = async (route, body) => {
+		const post = body && { method: 'POST', body: JSON.stringify(body) };
+		const response = await fetch(`${url}/__sandbox/${route}`, {
+			headers: { 'Content-Type': 'application/json' },
+			...post,
+		});
+		const text = await response.text();
+		if (!response.ok) throw new Error(`/__sandbox/${route} answered ${response.status}: ${text}`);
+		return JSON.parse(text);
+	};
+	return {
+		url,
+		pid,
+		keys,
+		search: (platform, params = {}, auth = {}) => search(url, keys, platform, params, auth),
+		ledger: () => control('ledger'),
+		reset: () => control('reset', {}).then(() => {}),
+		setCatalogue: (entry) => control('catalogue', entry),
+		injectFaults: (faults) => control('faults', { faults }),
+		setCapacity: (settings) => control('capacity', settings),
+		passTime: (change) => control('time', change),
+		stop: stopChild,
+		stderr,
+	};
+}
+
+/** @returns {Promise<SearchAnswer>} */
+async function search(url, keys, platform, params, { key = keys[0], authorization }) {
+	const address = new URL(`/v1/${platform}/sound/search`, url);
+	for (const [name, value] of Object.entries(params)) address.searchParams.set(name, value);
+	const header = authorization === undefined ? `Bearer ${key}` : authorization;
+	const response = await fetch(address, {
+		headers: header === null ? {} : { Authorization: header },
 	});
 	const text = await response.text();
-	if (!response.ok) {
-		throw new Error(`sandbox ${method} ${route} answered ${response.status}: ${text}`);
-	}
-	return JSON.parse(text);
+	let body;
+	try {
+		body = JSON.parse(text);
+	} catch {} // a fault's raw body: `text` has it
+	const credits = response.headers.get('x-credits-charged');
+	return { status: response.status, headers: response.headers, credits, text, body };
 }
 
 /**
- * SIGTERM, then SIGKILL if the child is still there after KILL_GRACE_MS.
- * @returns {Promise<{code: number | null, signal: string | null}>} how it exited
- */
-async function stopChild(child, exited) {
-	if (child.exitCode !== null || child.signalCode !== null) return exited;
-	signal(child.pid, 'SIGTERM');
-	const timer = setTimeout(() => signal(child.pid, 'SIGKILL'), KILL_GRACE_MS);
-	try {
-		return await exited;
-	} finally {
-		clearTimeout(timer);
-	}
-}
-
-function signal(pid, name) {
-	try {
-		process.kill(pid, name);
-	} catch (error) {
-		// Already gone between the check and the signal: that is what we wanted.
-		if (error.code !== 'ESRCH') throw error;
-	}
-}
-
-/**
- * Runs fn with a started sandbox and always stops it afterwards.
+ * Runs fn with a started service and always stops it afterwards.
  * @template T
  * @param {ReferenceServiceOptions} options
  * @param {(service: ReferenceService) => Promise<T>} fn

@@ -1,68 +1,40 @@
 'use strict';
 
-// Proves the sandbox's contract over real HTTP, against a child process started by the harness.
+// The reference service's contract over real HTTP, against a child process started by the client.
 
+const { spawn } = require('node:child_process');
 const net = require('node:net');
 const os = require('node:os');
 const { setTimeout: sleep } = require('node:timers/promises');
 const { startReferenceService, withReferenceService } = require('../harness/referenceService');
-const { fnv1a32 } = require('../../reference-service/catalogue');
+const { fnv1a32, SOUND_FIELDS } = require('../../reference-service/catalogue');
+const { encodeCursor } = require('../../reference-service/cursor');
 const { readSettings } = require('../../reference-service/server');
 
 jest.setTimeout(30000);
 
-const KEY = 'key-alpha';
-const OTHER_KEY = 'key-beta';
-const REVOKED_KEY = 'key-revoked-9f2c';
+const [KEY, OTHER_KEY, REVOKED_KEY] = ['key-alpha', 'key-beta', 'key-revoked-9f2c'];
 const ISO_SECONDS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
+// The page fields beside items and nextCursor of a fresh reading (spec 2.2).
+const FRESH = { cached: false, fetchedAt: null, cacheAgeSeconds: null, sourceTimestamp: null };
 
+/** @type {import('../harness/referenceService').ReferenceService} */
 let service;
-
 beforeAll(async () => {
 	service = await startReferenceService({ keys: [KEY, OTHER_KEY], revokedKeys: [REVOKED_KEY] });
 });
+afterAll(() => service?.stop());
+beforeEach(() => service.reset());
 
-afterAll(async () => {
-	await service?.stop();
-});
-
-beforeEach(async () => {
-	await service.reset();
-});
-
-/**
- * One search request. `authorization` replaces the header entirely (null: no header).
- */
-async function search(platform, params = {}, { key = KEY, authorization } = {}) {
-	const url = new URL(`/v1/${platform}/sound/search`, service.url);
-	for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value);
-	const header = authorization === undefined ? `Bearer ${key}` : authorization;
-	const response = await fetch(url, { headers: header === null ? {} : { Authorization: header } });
-	const text = await response.text();
-	return {
-		status: response.status,
-		headers: response.headers,
-		credits: response.headers.get('x-credits-charged'),
-		text,
-		body: parseJson(text),
-	};
-}
-
-function parseJson(text) {
-	try {
-		return JSON.parse(text);
-	} catch {
-		return undefined;
-	}
-}
+/** @type {import('../harness/referenceService').ReferenceService['search']} */
+const search = (platform, params, auth) => service.search(platform, params, auth);
 
 /** Follows nextCursor to the end; returns every page. */
 async function walk(platform, q, limit) {
 	const pages = [];
 	let cursor = null;
 	do {
-		const params = cursor ? { q, limit: String(limit), cursor } : { q, limit: String(limit) };
-		const page = await search(platform, params);
+		const page = await search(platform, { q, limit: String(limit), ...(cursor && { cursor }) });
 		expect(page.status).toBe(200);
 		pages.push(page);
 		cursor = page.body.data.nextCursor;
@@ -71,38 +43,32 @@ async function walk(platform, q, limit) {
 }
 
 const soundIds = (pages) => pages.flatMap((page) => page.body.data.items.map((i) => i.soundId));
+const alive = (pid) => {
+	try {
+		return process.kill(pid, 0);
+	} catch (error) {
+		expect(error.code).toBe('ESRCH');
+		return false;
+	}
+};
 
 describe('auth', () => {
+	const unauthorized = { code: 'unauthorized', message: 'Missing or invalid API key' };
 	it.each([
-		['no header', null],
-		['another scheme', `Token ${KEY}`],
-		['an empty bearer', 'Bearer '],
-		['an unknown key', 'Bearer secret-unknown-key-7f3a'],
-	])('answers 401 for %s, charges nothing, does not echo the key', async (_label, header) => {
-		const answer = await search('shortvideo', { q: 'rain' }, { authorization: header });
-		expect(answer.status).toBe(401);
-		expect(answer.credits).toBe('0');
+		['no header', { authorization: null }, 401, unauthorized],
+		['another scheme', { authorization: `Token ${KEY}` }, 401, unauthorized],
+		['an empty bearer', { authorization: 'Bearer ' }, 401, unauthorized],
+		['an unknown key', { authorization: 'Bearer secret-unknown-key-7f3a' }, 401, unauthorized],
+		['a revoked key', { key: REVOKED_KEY }, 403, { code: 'forbidden', message: 'API key revoked' }],
+	])('refuses %s, charges nothing, does not echo the key', async (_label, auth, status, error) => {
+		const answer = await search('photosocial', { q: 'rain' }, auth);
+		expect([answer.status, answer.credits]).toEqual([status, '0']);
 		expect(answer.headers.get('content-type')).toBe('application/json');
-		expect(answer.body).toEqual({
-			success: false,
-			error: { code: 'unauthorized', message: 'Missing or invalid API key' },
-		});
-		expect(answer.text).not.toContain('secret-unknown-key-7f3a');
-	});
-
-	it('answers 403 for a revoked key, charges nothing, does not echo the key', async () => {
-		const answer = await search('photosocial', { q: 'rain' }, { key: REVOKED_KEY });
-		expect(answer.status).toBe(403);
-		expect(answer.credits).toBe('0');
-		expect(answer.body).toEqual({
-			success: false,
-			error: { code: 'forbidden', message: 'API key revoked' },
-		});
-		expect(answer.text).not.toContain(REVOKED_KEY);
+		expect(answer.body).toEqual({ success: false, error });
+		expect(answer.text).not.toMatch(/secret-unknown-key-7f3a|key-revoked-9f2c/);
 		const { requests, totals } = await service.ledger();
-		expect(requests.map((r) => [r.status, r.outcome, r.creditsCharged])).toEqual([
-			[403, 'forbidden', 0],
-		]);
+		const seen = requests.map((r) => [r.status, r.outcome, r.creditsCharged]);
+		expect(seen).toEqual([[status, error.code, 0]]);
 		expect(totals.creditsCharged).toBe(0);
 	});
 
@@ -116,32 +82,14 @@ describe('auth', () => {
 describe('platforms and prices', () => {
 	it('serves shortvideo for 1 credit with populated items', async () => {
 		const answer = await search('shortvideo', { q: 'Ocean Waves' });
-		expect(answer.status).toBe(200);
-		expect(answer.credits).toBe('1');
+		expect([answer.status, answer.credits]).toEqual([200, '1']);
 		expect(answer.headers.get('content-type')).toBe('application/json');
 		const { items, ...page } = answer.body.data;
 		expect(answer.body).toMatchObject({ success: true, available: true });
-		expect(page).toEqual({
-			nextCursor: expect.any(String),
-			cached: false,
-			fetchedAt: null,
-			cacheAgeSeconds: null,
-			sourceTimestamp: null,
-		});
+		expect(page).toEqual({ nextCursor: expect.any(String), ...FRESH });
 		expect(items).toHaveLength(20); // default page size
-		const item = items[0];
-		expect(Object.keys(item)).toEqual([
-			'soundId',
-			'title',
-			'authorName',
-			'postCount',
-			'durationSeconds',
-			'url',
-			'coverUrl',
-			'fetchedAt',
-			'cached',
-			'cacheAgeSeconds',
-		]);
+		const [item] = items;
+		expect(Object.keys(item)).toEqual(SOUND_FIELDS);
 		expect(item.soundId).toMatch(/^7\d{18}$/);
 		expect(item.title).toMatch(/Ocean Waves Sound 1\b/);
 		expect(typeof item.authorName).toBe('string');
@@ -168,18 +116,11 @@ describe('platforms and prices', () => {
 		const answer = await search('photosocial', { q: 'ocean waves', limit: '5' });
 		expect(answer.credits).toBe('2');
 		expect(answer.body.data.items).toHaveLength(5);
+		const nulls = { authorName: null, postCount: null, durationSeconds: null, url: null };
 		for (const item of answer.body.data.items) {
 			expect(item.soundId).toMatch(/^1\d{15}$/);
 			expect(item.title).toEqual(expect.stringContaining('Ocean Waves'));
-			expect(item).toMatchObject({
-				authorName: null,
-				postCount: null,
-				durationSeconds: null,
-				url: null,
-				coverUrl: null,
-				cached: false,
-				cacheAgeSeconds: 0,
-			});
+			expect(item).toMatchObject({ ...nulls, coverUrl: null, cached: false, cacheAgeSeconds: 0 });
 		}
 	});
 
@@ -190,9 +131,8 @@ describe('platforms and prices', () => {
 		const stable = (page) =>
 			page.body.data.items.map(({ soundId, title, postCount }) => [soundId, title, postCount]);
 		expect(stable(second)).toEqual(stable(first));
-		expect(second.body.data.items[0].coverUrl.url_list[0]).not.toBe(
-			first.body.data.items[0].coverUrl.url_list[0],
-		);
+		const cover = (page) => page.body.data.items[0].coverUrl.url_list[0];
+		expect(cover(second)).not.toBe(cover(first));
 	});
 });
 
@@ -234,120 +174,71 @@ describe('pagination', () => {
 
 describe('charged lookups without data', () => {
 	it.each([
-		['shortvideo', '1'],
-		['photosocial', '2'],
-	])('charges an empty result on %s', async (platform, credits) => {
-		const answer = await search(platform, { q: 'No  Such Sound' });
-		expect(answer.credits).toBe(credits);
-		expect(answer.body).toEqual({
-			success: true,
-			available: true,
-			data: {
-				items: [],
-				nextCursor: null,
-				cached: false,
-				fetchedAt: null,
-				cacheAgeSeconds: null,
-				sourceTimestamp: null,
-			},
-		});
-		expect((await service.ledger()).requests[0].outcome).toBe('empty');
-	});
-
-	it.each([
-		['private sound', 'private'],
-		['deleted sound', 'deleted'],
-		['unsupported sound', 'unsupported'],
-	])('charges "%s" as available:false with status %s', async (q, status) => {
-		const answer = await search('photosocial', { q });
-		expect(answer.status).toBe(200);
-		expect(answer.credits).toBe('2');
-		expect(answer.body).toEqual({
-			success: true,
-			available: false,
-			availabilityStatus: status,
-			data: {
-				items: [],
-				nextCursor: null,
-				cached: false,
-				fetchedAt: null,
-				cacheAgeSeconds: null,
-				sourceTimestamp: null,
-			},
-		});
-		expect((await service.ledger()).requests[0]).toMatchObject({
-			outcome: 'unavailable',
-			creditsCharged: 2,
-		});
+		['shortvideo', 'No  Such Sound', '1', null, 'empty'],
+		['photosocial', 'No  Such Sound', '2', null, 'empty'],
+		['photosocial', 'private sound', '2', 'private', 'unavailable'],
+		['photosocial', 'deleted sound', '2', 'deleted', 'unavailable'],
+		['photosocial', 'unsupported sound', '2', 'unsupported', 'unavailable'],
+	])('charges %s "%s" (%s credits), availability status %s', async (...row) => {
+		const [platform, q, credits, availabilityStatus, outcome] = row;
+		const answer = await search(platform, { q });
+		expect([answer.status, answer.credits]).toEqual([200, credits]);
+		const availability = availabilityStatus
+			? { available: false, availabilityStatus }
+			: { available: true };
+		const data = { items: [], nextCursor: null, ...FRESH };
+		expect(answer.body).toEqual({ success: true, ...availability, data });
+		const [request] = (await service.ledger()).requests;
+		expect(request).toMatchObject({ outcome, creditsCharged: Number(credits) });
 	});
 
 	it('takes availability overrides per platform', async () => {
-		await service.setCatalogue({
-			query: 'gone',
-			platform: 'photosocial',
-			availabilityStatus: 'deleted',
-		});
+		const gone = { query: 'gone', platform: 'photosocial', availabilityStatus: 'deleted' };
+		await service.setCatalogue(gone);
 		expect((await search('photosocial', { q: 'gone' })).body.availabilityStatus).toBe('deleted');
 		expect((await search('shortvideo', { q: 'gone' })).body.available).toBe(true);
 	});
 });
 
 describe('refused requests', () => {
-	const refusalCases = async () => {
-		const other = await search('shortvideo', { q: 'rain', limit: '2' });
-		const photo = await search('photosocial', { q: 'snow', limit: '2' });
-		await service.reset();
-		return [
-			['missing q', {}, 'query_required'],
-			['empty q', { q: '' }, 'query_required'],
-			['whitespace q', { q: ' \t  ' }, 'query_required'],
-			['non-numeric limit', { q: 'snow', limit: 'ten' }, 'invalid_limit'],
-			['zero limit', { q: 'snow', limit: '0' }, 'invalid_limit'],
-			['negative limit', { q: 'snow', limit: '-3' }, 'invalid_limit'],
-			['fractional limit', { q: 'snow', limit: '2.5' }, 'invalid_limit'],
-			['garbage cursor', { q: 'snow', cursor: 'not a cursor!' }, 'invalid_cursor'],
-			['undecodable cursor', { q: 'snow', cursor: 'AAAA' }, 'invalid_cursor'],
-			[
-				'cursor of another query',
-				{ q: 'snow', cursor: other.body.data.nextCursor },
-				'invalid_cursor',
-			],
-			[
-				'cursor of another platform',
-				{ q: 'snow', cursor: photo.body.data.nextCursor },
-				'invalid_cursor',
-			],
-		];
-	};
-
-	it('answers 200, success:false, data:null and 0 credits for each case', async () => {
-		const cases = await refusalCases();
-		for (const [label, params, code] of cases) {
-			const answer = await search('shortvideo', params);
-			expect({ label, status: answer.status, credits: answer.credits }).toEqual({
-				label,
-				status: 200,
-				credits: '0',
-			});
-			expect(answer.body).toEqual({
-				success: false,
-				available: false,
-				error: { code, message: expect.any(String) },
-				data: null,
-			});
-		}
+	// The cursors the service hands out for page 2 of rain, and of snow on the other platform.
+	const RAIN_2 = encodeCursor('shortvideo', 'rain', 2);
+	const PHOTO_SNOW_2 = encodeCursor('photosocial', 'snow', 2);
+	it.each([
+		['missing q', {}, 'query_required'],
+		['empty q', { q: '' }, 'query_required'],
+		['whitespace q', { q: ' \t  ' }, 'query_required'],
+		['non-numeric limit', { q: 'snow', limit: 'ten' }, 'invalid_limit'],
+		['zero limit', { q: 'snow', limit: '0' }, 'invalid_limit'],
+		['negative limit', { q: 'snow', limit: '-3' }, 'invalid_limit'],
+		['fractional limit', { q: 'snow', limit: '2.5' }, 'invalid_limit'],
+		['garbage cursor', { q: 'snow', cursor: 'not a cursor!' }, 'invalid_cursor'],
+		['undecodable cursor', { q: 'snow', cursor: 'AAAA' }, 'invalid_cursor'],
+		['cursor of another query', { q: 'snow', cursor: RAIN_2 }, 'invalid_cursor'],
+		['cursor of another platform', { q: 'snow', cursor: PHOTO_SNOW_2 }, 'invalid_cursor'],
+	])('answers %s with 200, success:false, data:null, 0 credits', async (_label, params, code) => {
+		const answer = await search('shortvideo', params);
+		expect([answer.status, answer.credits]).toEqual([200, '0']);
+		expect(answer.body).toEqual({
+			success: false,
+			available: false,
+			error: { code, message: expect.any(String) },
+			data: null,
+		});
 		const { requests, totals } = await service.ledger();
-		expect(requests.every((r) => r.outcome === 'refused' && r.creditsCharged === 0)).toBe(true);
-		expect(totals).toEqual({ requests: cases.length, creditsCharged: 0 });
+		expect(requests.map((r) => [r.outcome, r.creditsCharged])).toEqual([['refused', 0]]);
+		expect(totals).toEqual({ requests: 1, creditsCharged: 0 });
 	});
 
-	it('accepts a cursor with a differently written but equal query', async () => {
+	it('hands out the cursors those cases replay, and accepts an equal query written otherwise', async () => {
 		const first = await search('shortvideo', { q: 'rain', limit: '2' });
-		const next = await search('shortvideo', {
-			q: '  RAIN ',
-			limit: '2',
-			cursor: first.body.data.nextCursor,
-		});
+		const photo = await search('photosocial', { q: 'snow', limit: '2' });
+		expect([first.body.data.nextCursor, photo.body.data.nextCursor]).toEqual([
+			RAIN_2,
+			PHOTO_SNOW_2,
+		]);
+		const cursor = first.body.data.nextCursor;
+		const next = await search('shortvideo', { q: '  RAIN ', limit: '2', cursor });
 		expect(next.body.success).toBe(true);
 		expect(next.body.data.items[0].title).toMatch(/Rain Sound 3\b/);
 	});
@@ -357,8 +248,7 @@ describe('cache', () => {
 	it('repeats an identical request for free, whatever the key, until reset', async () => {
 		const fresh = await search('shortvideo', { q: 'Rain', limit: '5' }, { key: KEY });
 		const repeat = await search('shortvideo', { q: '  rain ', limit: '5' }, { key: OTHER_KEY });
-		expect(fresh.credits).toBe('1');
-		expect(repeat.credits).toBe('0');
+		expect([fresh.credits, repeat.credits]).toEqual(['1', '0']);
 		expect(repeat.body.data).toMatchObject({
 			cached: true,
 			fetchedAt: null,
@@ -392,18 +282,13 @@ describe('cache', () => {
 		await search('shortvideo', { q: 'private sound' });
 		const repeat = await search('shortvideo', { q: 'private sound' });
 		expect(repeat.credits).toBe('0');
-		expect(repeat.body).toMatchObject({
-			available: false,
-			availabilityStatus: 'private',
-			data: { cached: true },
-		});
+		const unavailable = { available: false, availabilityStatus: 'private' };
+		expect(repeat.body).toMatchObject({ ...unavailable, data: { cached: true } });
 	});
 
 	it('charges again once the window has passed', async () => {
 		await withReferenceService({ cacheSeconds: 1 }, async (short) => {
-			const headers = { Authorization: `Bearer ${short.keys[0]}` };
-			const url = `${short.url}/v1/shortvideo/sound/search?q=rain`;
-			const credits = async () => (await fetch(url, { headers })).headers.get('x-credits-charged');
+			const credits = async () => (await short.search('shortvideo', { q: 'rain' })).credits;
 			expect(await credits()).toBe('1');
 			expect(await credits()).toBe('0');
 			await sleep(1100);
@@ -415,11 +300,8 @@ describe('cache', () => {
 describe('ledger', () => {
 	it('records every search with its raw inputs and outcome, but not control calls', async () => {
 		const first = await search('shortvideo', { q: ' Lo  Fi ', limit: '3' });
-		await search(
-			'shortvideo',
-			{ q: 'lo fi', limit: '3', cursor: first.body.data.nextCursor },
-			{ key: OTHER_KEY },
-		);
+		const cursor = first.body.data.nextCursor;
+		await search('shortvideo', { q: 'lo fi', limit: '3', cursor }, { key: OTHER_KEY });
 		await fetch(`${service.url}/healthz`);
 		const { requests, totals } = await service.ledger();
 		expect(requests).toEqual([
@@ -441,7 +323,7 @@ describe('ledger', () => {
 			},
 			expect.objectContaining({
 				seq: 2,
-				cursor: first.body.data.nextCursor,
+				cursor,
 				authorization: `Bearer ${OTHER_KEY}`,
 				outcome: 'ok',
 			}),
@@ -452,16 +334,11 @@ describe('ledger', () => {
 
 describe('injected faults', () => {
 	it('serves a fault once, then normal answers resume', async () => {
-		await service.injectFaults([
-			{
-				match: { platform: 'shortvideo', query: 'Rain' },
-				response: { status: 503, body: { success: false, error: { code: 'upstream_timeout' } } },
-			},
-		]);
+		const body = { success: false, error: { code: 'upstream_timeout' } };
+		const match = { platform: 'shortvideo', query: 'Rain' };
+		await service.injectFaults([{ match, response: { status: 503, body } }]);
 		const faulted = await search('shortvideo', { q: 'rain' });
-		expect(faulted.status).toBe(503);
-		expect(faulted.credits).toBe('0');
-		expect(faulted.body).toEqual({ success: false, error: { code: 'upstream_timeout' } });
+		expect([faulted.status, faulted.credits, faulted.body]).toEqual([503, '0', body]);
 		const normal = await search('shortvideo', { q: 'rain' });
 		expect(normal.status).toBe(200);
 		expect(normal.credits).toBe('1'); // faulted answers are not cached
@@ -479,34 +356,24 @@ describe('injected faults', () => {
 	});
 
 	it('sends raw bodies, custom headers and can omit the credits header', async () => {
+		const body = '<html>slow down</html>';
+		const headers = { 'Retry-After': '2' };
 		await service.injectFaults([
-			{
-				response: {
-					status: 429,
-					headers: { 'Retry-After': '2' },
-					body: '<html>slow down</html>',
-					creditsCharged: null,
-				},
-			},
+			{ response: { status: 429, headers, body, creditsCharged: null } },
 		]);
 		const answer = await search('shortvideo', { q: 'rain' });
-		expect(answer.status).toBe(429);
-		expect(answer.text).toBe('<html>slow down</html>');
+		expect([answer.status, answer.text]).toEqual([429, body]);
 		expect(answer.headers.get('retry-after')).toBe('2');
 		expect(answer.headers.has('x-credits-charged')).toBe(false);
 	});
 
 	it('applies from the nth matching request, as many times as asked', async () => {
-		await service.injectFaults([
-			{
-				match: { query: 'storm', cursor: 'none', nth: 2 },
-				times: 'always',
-				response: { status: 502 },
-			},
-		]);
+		const match = { query: 'storm', cursor: 'none', nth: 2 };
+		await service.injectFaults([{ match, times: 'always', response: { status: 502 } }]);
 		const statuses = [];
-		for (let i = 0; i < 3; i++)
-			statuses.push((await search('shortvideo', { q: 'storm', limit: String(i + 1) })).status);
+		for (const limit of ['1', '2', '3']) {
+			statuses.push((await search('shortvideo', { q: 'storm', limit })).status);
+		}
 		expect(statuses).toEqual([200, 502, 502]);
 		expect((await search('shortvideo', { q: 'calm' })).status).toBe(200);
 	});
@@ -527,14 +394,12 @@ describe('injected faults', () => {
 
 describe('other routes', () => {
 	it('answers health, 404 and 405 in JSON', async () => {
-		const health = await fetch(`${service.url}/healthz`);
-		expect(await health.json()).toEqual({ ok: true });
+		expect(await (await fetch(`${service.url}/healthz`)).json()).toEqual({ ok: true });
 		const missing = await fetch(`${service.url}/v1/videos/sound/search`);
 		expect(missing.status).toBe(404);
 		expect((await missing.json()).error.code).toBe('not_found');
-		const post = await fetch(`${service.url}/v1/shortvideo/sound/search?q=rain`, {
-			method: 'POST',
-		});
+		const url = `${service.url}/v1/shortvideo/sound/search?q=rain`;
+		const post = await fetch(url, { method: 'POST' });
 		expect(post.status).toBe(405);
 		expect(post.headers.get('x-credits-charged')).toBe('0');
 		expect((await service.ledger()).requests).toEqual([]);
@@ -546,14 +411,12 @@ describe('process', () => {
 	const tryConnect = (host, port) =>
 		new Promise((resolve) => {
 			const socket = net.connect({ host, port, timeout: 2000 });
-			socket.once('connect', () => {
+			const end = (result) => {
 				socket.destroy();
-				resolve('connected');
-			});
-			socket.once('timeout', () => {
-				socket.destroy();
-				resolve('timeout');
-			});
+				resolve(result);
+			};
+			socket.once('connect', () => end('connected'));
+			socket.once('timeout', () => end('timeout'));
 			socket.once('error', (error) => resolve(error.code));
 		});
 
@@ -562,7 +425,7 @@ describe('process', () => {
 		expect(hostname).toBe('127.0.0.1');
 		expect(await tryConnect('127.0.0.1', Number(port))).toBe('connected');
 		const elsewhere = Object.values(os.networkInterfaces())
-			.flat()
+			.flatMap((addresses) => addresses ?? [])
 			.filter((address) => address.family === 'IPv4' && !address.internal)
 			.map((address) => address.address);
 		// On Linux all of 127/8 is loopback: a server on 0.0.0.0 would answer 127.0.0.2 too.
@@ -574,45 +437,34 @@ describe('process', () => {
 
 	it('stop() ends the process cleanly and withReferenceService always stops', async () => {
 		const started = await startReferenceService();
-		expect(() => process.kill(started.pid, 0)).not.toThrow();
+		expect(alive(started.pid)).toBe(true);
 		expect(await started.stop()).toEqual({ code: 0, signal: null });
-		expect(() => process.kill(started.pid, 0)).toThrow(expect.objectContaining({ code: 'ESRCH' }));
+		expect(alive(started.pid)).toBe(false);
 
 		let pid;
-		await expect(
-			withReferenceService({}, async (svc) => {
-				pid = svc.pid;
-				throw new Error('test body failed');
-			}),
-		).rejects.toThrow('test body failed');
-		expect(() => process.kill(pid, 0)).toThrow(expect.objectContaining({ code: 'ESRCH' }));
+		const failing = withReferenceService({}, async (svc) => {
+			pid = svc.pid;
+			throw new Error('test body failed');
+		});
+		await expect(failing).rejects.toThrow('test body failed');
+		expect(alive(pid)).toBe(false);
 	});
 
 	it('exits by itself when its --parent-pid is gone', async () => {
-		const { spawn } = require('node:child_process');
 		const parent = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 300)']);
 		const parentGone = new Promise((resolve) => parent.once('exit', resolve));
 		const orphan = await startReferenceService({ args: ['--parent-pid', String(parent.pid)] });
 		await parentGone;
-		const deadline = Date.now() + 5000;
-		let alive = true;
-		while (alive && Date.now() < deadline) {
+		for (const deadline = Date.now() + 5000; alive(orphan.pid) && Date.now() < deadline; ) {
 			await sleep(100);
-			try {
-				process.kill(orphan.pid, 0);
-			} catch {
-				alive = false;
-			}
 		}
-		expect(alive).toBe(false);
+		expect(alive(orphan.pid)).toBe(false);
 		expect(await orphan.stop()).toEqual({ code: 0, signal: null });
 	});
 
 	it('logs each request without the key when not quiet', async () => {
 		await withReferenceService({ quiet: false, keys: ['log-secret-key'] }, async (svc) => {
-			await fetch(`${svc.url}/v1/photosocial/sound/search?q=rain`, {
-				headers: { Authorization: 'Bearer log-secret-key' },
-			});
+			await svc.search('photosocial', { q: 'rain' });
 			await sleep(100);
 			expect(svc.stderr()).toContain('GET /v1/photosocial/sound/search 200 credits=2');
 			expect(svc.stderr()).not.toContain('log-secret-key');
@@ -621,11 +473,8 @@ describe('process', () => {
 
 	it('reads port and keys from the environment when no flag is given', () => {
 		const env = { SOUND_SEARCH_SANDBOX_PORT: '4321', SOUND_SEARCH_SANDBOX_KEYS: 'x, y' };
-		expect(readSettings([], env)).toMatchObject({
-			port: 4321,
-			keys: ['x', 'y'],
-			host: '127.0.0.1',
-		});
+		const fromEnv = { port: 4321, keys: ['x', 'y'], host: '127.0.0.1' };
+		expect(readSettings([], env)).toMatchObject(fromEnv);
 		expect(readSettings(['--port', '0', '--keys', 'z'], env)).toMatchObject({
 			port: 0,
 			keys: ['z'],
