@@ -6,15 +6,8 @@
 
 const { errorBody, check } = require('./answers');
 
-/**
- * @typedef {{capacity: number, latencyMs: number, retryAfterSeconds: number}} CapacitySettings
- *   capacity: most calls in flight per key (0: no limit); latencyMs: added before every normal
- *   answer; retryAfterSeconds: the Retry-After of a 429
- */
-
-/** @param {Partial<CapacitySettings>} initial */
+/** @param {{capacity?: number, latencyMs?: number, retryAfterSeconds?: number}} initial */
 function createCapacity(initial) {
-	/** @type {CapacitySettings} */
 	const settings = { capacity: 0, latencyMs: 0, retryAfterSeconds: 1 };
 	const perKey = new Map();
 	const counters = { inFlight: 0, mostInFlight: 0, rateLimited: 0 };
@@ -32,10 +25,7 @@ function createCapacity(initial) {
 	configure(initial);
 	const started = { ...settings };
 
-	/**
-	 * Counts a search call in; `refused` when its key is at capacity. Call leave() once answered.
-	 * @param {string} key the caller's API key ('' when it has none)
-	 */
+	/** Counts a search in (key: '' when it has none); `refused` when its key is at capacity. */
 	function enter(key) {
 		counters.inFlight += 1;
 		counters.mostInFlight = Math.max(counters.mostInFlight, counters.inFlight);
@@ -43,14 +33,11 @@ function createCapacity(initial) {
 		const refused = settings.capacity > 0 && busy >= settings.capacity;
 		if (refused) counters.rateLimited += 1;
 		else perKey.set(key, busy + 1);
-		let left = false;
 		const leave = () => {
-			if (left) return;
-			left = true;
 			counters.inFlight -= 1;
 			if (!refused) perKey.set(key, (perKey.get(key) ?? 1) - 1);
 		};
-		return { refused, leave };
+		return { refused, leave }; // leave() once, when answered
 	}
 
 	/** Back to the settings it started with; counters from zero (calls in flight stay counted). */
@@ -64,10 +51,7 @@ function createCapacity(initial) {
 	return { settings, configure, enter, reset, report };
 }
 
-/**
- * The answer to a call beyond capacity: says when to come back.
- * @param {CapacitySettings} settings
- */
+/** The answer to a call beyond capacity: says when to come back. */
 function rateLimitedAnswer(settings) {
 	return {
 		status: 429,

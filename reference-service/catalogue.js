@@ -7,7 +7,6 @@
 const { randomBytes } = require('node:crypto');
 
 const PLATFORMS = ['shortvideo', 'photosocial'];
-
 /** The fields of a sound item, in the order the service sends them (spec 2.3). */
 const SOUND_FIELDS = [
 	...['soundId', 'title', 'authorName', 'postCount', 'durationSeconds', 'url', 'coverUrl'],
@@ -20,61 +19,46 @@ const RESERVED_STATUSES = {
 	'deleted sound': 'deleted',
 	'unsupported sound': 'unsupported',
 };
-
-const TITLE_PATTERNS = [
+const TITLES = [
 	(name, n) => `${name} Sound ${n}`,
 	(name, n) => `${name} Sound ${n} (Slowed)`,
 	(name, n) => `${name} Sound ${n} - Remix`,
 	(name, n) => `Original ${name} Sound ${n}`,
 ];
 const AUTHORS = [
-	...['Sandbox Beats', 'Test Tone Records', 'Example Audio', 'Placeholder Music'],
-	...['Loop Lab', 'Quiet Studio', 'Mock Melodies', 'Demo Label'],
+	...['Sandbox Beats', 'Test Tone Records', 'Example Audio', 'Placeholder Music', 'Loop Lab'],
+	...['Quiet Studio', 'Mock Melodies', 'Demo Label'],
 ];
-
-// Id digits come from (seed + index * STEP) mod 10^k. STEP is coprime with 10, so the map from
-// index to digits is injective: ids never repeat within one query, however deep the walk.
-// (BigInt() calls, not literals: the type-check targets ES2019.)
+// Id digits come from (seed + index * STEP) mod 10^digits. STEP is coprime with 10, so ids never
+// repeat within one query, however deep the walk. BigInt(): the type-check targets ES2019.
 const ID_STEP = BigInt('2862933555777941757');
-const ID_LAYOUT = {
-	shortvideo: { lead: '7', digits: 18 },
-	photosocial: { lead: '1', digits: 15 },
-};
-
+const ID_LAYOUT = { shortvideo: ['7', 18], photosocial: ['1', 15] };
 // Cover links expire a day after the reading, like the signed links of the real platforms.
 const COVER_LIFETIME_SECONDS = 86400;
-
 // Daily growth of a sound's post count, by a hash of the sound: most grow slowly, one in ten is
 // rising fast. Deterministic, so trend tests know which sounds rise and by how much.
 const DAILY_GROWTH = [0.01, 0.01, 0.01, 0.01, 0.01, 0.01, 0.02, 0.02, 0.05, 0.5];
 
 /** Spec 4, "the service normalizes the query": trimmed, one space within, lowercase. */
-function normalizeQuery(raw) {
-	return String(raw ?? '')
+const normalizeQuery = (raw) =>
+	String(raw ?? '')
 		.trim()
 		.replace(/\s+/g, ' ')
 		.toLowerCase();
-}
 
-/** 32-bit FNV-1a over UTF-8: a stable hash that every figure of the catalogue derives from. */
+/** 32-bit FNV-1a over UTF-8: the stable hash every figure of the catalogue derives from. */
 function fnv1a32(text) {
 	let hash = 0x811c9dc5;
-	for (const byte of Buffer.from(text, 'utf8')) {
-		hash ^= byte;
-		hash = Math.imul(hash, 0x01000193) >>> 0;
-	}
+	for (const byte of Buffer.from(text, 'utf8')) hash = Math.imul(hash ^ byte, 0x01000193) >>> 0;
 	return hash;
 }
 
-/** @param {string} platform @param {string} query normalized */
 const overrideKey = (platform, query) => `${platform}:${query}`;
 
 /**
  * What the catalogue holds for a query: a control override first, then the reserved queries, then
  * a hash-derived total between 40 and 199. `added`: sounds that appeared since day 0.
  * @typedef {{total: number, availabilityStatus: string | null, added?: number}} QueryEntry
- * @param {string} platform
- * @param {string} query normalized
  * @param {Map<string, QueryEntry>} overrides
  * @returns {QueryEntry}
  */
@@ -86,7 +70,7 @@ function describeQuery(platform, query, overrides) {
 }
 
 /**
- * Reads one page of the catalogue.
+ * Reads one page of the catalogue, as taken at `readingMs` on the service's `day`.
  * @param {{platform: string, query: string, offset: number, limit: number, readingMs: number,
  *   overrides: Map<string, QueryEntry>, day?: number}} request
  * @returns {{availabilityStatus: string | null, items: object[], hasMore: boolean}}
@@ -104,70 +88,44 @@ function readPage({ platform, query, offset, limit, readingMs, overrides, day = 
 	return { availabilityStatus: null, items, hasMore: end < total + added };
 }
 
-/** One fresh (uncached) sound item; `index` is its place among the query's sounds. */
 function buildItem(platform, query, index, readingMs, day) {
-	const soundId = soundIdFor(platform, query, index);
+	const [lead, digits] = ID_LAYOUT[platform];
+	const seed = BigInt(fnv1a32(`id:${platform}:${query}`)) * BigInt(1000000007) * BigInt(1000003);
+	const id = (seed + BigInt(index) * ID_STEP) % BigInt(`1${'0'.repeat(digits)}`);
+	const soundId = lead + id.toString().padStart(digits, '0');
 	const hash = fnv1a32(`${platform}:${query}:${index}`);
 	const name = query.replace(/(^|\s)(\S)/g, (match, space, letter) => space + letter.toUpperCase());
+	const title = TITLES[hash % TITLES.length](name, index + 1);
+	// The photo-and-video platform reports only ids and titles (spec 2.3).
 	const extra =
-		platform === 'shortvideo' ? richFields(soundId, hash, readingMs, day) : SPARSE_FIELDS;
-	return {
-		soundId,
-		title: TITLE_PATTERNS[hash % TITLE_PATTERNS.length](name, index + 1),
-		authorName: extra.authorName,
-		postCount: extra.postCount,
-		durationSeconds: extra.durationSeconds,
-		url: extra.url,
-		coverUrl: extra.coverUrl,
-		fetchedAt: isoSeconds(readingMs),
-		cached: false,
-		cacheAgeSeconds: 0,
-	};
+		platform === 'shortvideo'
+			? richFields(soundId, hash, readingMs, day)
+			: { authorName: null, postCount: null, durationSeconds: null, url: null, coverUrl: null };
+	// To the second, as in the spec's samples.
+	const fetchedAt = new Date(readingMs).toISOString().replace(/\.\d{3}Z$/, 'Z');
+	return { soundId, title, ...extra, fetchedAt, cached: false, cacheAgeSeconds: 0 };
 }
 
-function soundIdFor(platform, query, index) {
-	const { lead, digits } = ID_LAYOUT[platform];
-	const modulus = BigInt(`1${'0'.repeat(digits)}`);
-	const seed = BigInt(fnv1a32(`id:${platform}:${query}`)) * BigInt(1000000007) * BigInt(1000003);
-	const body = (seed + BigInt(index) * ID_STEP) % modulus;
-	return lead + body.toString().padStart(digits, '0');
-}
-
-// The photo-and-video platform reports only ids and titles (spec 2.3).
-const SPARSE_FIELDS = Object.freeze({
-	authorName: null,
-	postCount: null,
-	durationSeconds: null,
-	url: null,
-	coverUrl: null,
-});
-
-/** The short-video-only fields; the cover link is signed per reading, as real ones are. */
 function richFields(soundId, hash, readingMs, day) {
 	const expires = Math.floor(readingMs / 1000) + COVER_LIFETIME_SECONDS;
 	const signature = randomBytes(16).toString('hex');
 	const cover = `https://covers.sandbox.invalid/shortvideo/${soundId}.jpg?x-expires=${expires}&x-signature=${signature}`;
+	const audio = ['', 'mirror/'].map(
+		(mirror) => `https://audio.sandbox.invalid/${mirror}shortvideo/${soundId}.mp3`,
+	);
 	const stats = fnv1a32(`${hash}:stats`);
 	const growth = DAILY_GROWTH[(fnv1a32(`growth:${hash}`) >>> 16) % DAILY_GROWTH.length];
-	const audio = ['', 'mirror/'].map(
-		(dir) => `https://audio.sandbox.invalid/${dir}shortvideo/${soundId}.mp3`,
-	);
 	return {
 		authorName: AUTHORS[(hash >>> 3) % AUTHORS.length],
 		postCount: Math.round(((stats >>> 8) % 500000) * (1 + growth) ** day),
 		durationSeconds: 5 + (stats % 176),
-		url: mediaObject(`sandbox-audio/${soundId}`, audio, 0),
-		coverUrl: mediaObject(`sandbox-cover/${soundId}`, [cover], 720),
+		url: media(`sandbox-audio/${soundId}`, audio, 0),
+		coverUrl: media(`sandbox-cover/${soundId}`, [cover], 720),
 	};
 }
 
-function mediaObject(uri, urlList, size) {
+function media(uri, urlList, size) {
 	return { uri, width: size, height: size, url_list: urlList, url_prefix: null };
-}
-
-/** ISO 8601 UTC without milliseconds, as the spec's samples write it. */
-function isoSeconds(ms) {
-	return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
 module.exports = {
@@ -178,5 +136,4 @@ module.exports = {
 	overrideKey,
 	describeQuery,
 	readPage,
-	isoSeconds,
 };

@@ -31,36 +31,28 @@ function ledgerReport({ ledger, capacity }) {
 }
 
 function reset(state) {
-	state.ledger.length = 0;
-	state.cache.clear();
-	state.overrides.clear();
-	state.faults.length = 0;
+	for (const list of [state.ledger, state.faults]) list.length = 0;
+	for (const map of [state.cache, state.overrides]) map.clear();
 	state.day = 0;
 	state.capacity.reset();
 	return { ok: true };
 }
 
-/**
- * Body {query, total, platform?, availabilityStatus?}; total may be left out with a status (an
- * unavailable query has no matches to count).
- */
+/** Body {query, total, platform?, availabilityStatus?}; with a status, total may be left out. */
 function setOverride(state, body) {
 	const query = normalizeQuery(typeof body.query === 'string' ? body.query : '');
 	check(query, 'query must be a non-empty string');
 	const status = body.availabilityStatus ?? null;
-	check(
-		status === null || (typeof status === 'string' && status !== ''),
-		'availabilityStatus must be a non-empty string or null',
-	);
+	const statusOk = status === null || (typeof status === 'string' && status !== '');
+	check(statusOk, 'availabilityStatus must be a non-empty string or null');
+	// An unavailable query has no matches to count.
 	const total = body.total ?? (status ? 0 : undefined);
 	check(Number.isSafeInteger(total) && total >= 0, 'total must be an integer >= 0');
-	check(
-		body.platform === undefined || PLATFORMS.includes(body.platform),
-		`platform must be one of ${PLATFORMS.join(', ')}`,
-	);
-	const platforms = body.platform ? [body.platform] : PLATFORMS;
-	for (const platform of platforms) {
-		const key = overrideKey(platform, query);
+	const { platform } = body;
+	const platformOk = platform === undefined || PLATFORMS.includes(platform);
+	check(platformOk, `platform must be one of ${PLATFORMS.join(', ')}`);
+	const platforms = platform ? [platform] : PLATFORMS;
+	for (const key of platforms.map((name) => overrideKey(name, query))) {
 		const { added } = state.overrides.get(key) ?? {};
 		state.overrides.set(key, { total, availabilityStatus: status, added });
 	}
@@ -80,8 +72,8 @@ function passTime(state, body) {
 	check(isObject(newSounds), 'newSounds must be an object of query: count');
 	for (const [raw, count] of Object.entries(newSounds)) {
 		const query = normalizeQuery(raw);
-		const valid = query && Number.isInteger(count) && count >= 0;
-		check(valid, 'newSounds must map non-empty queries to integers >= 0');
+		const countOk = query && Number.isInteger(count) && count >= 0;
+		check(countOk, 'newSounds must map non-empty queries to integers >= 0');
 		for (const platform of PLATFORMS) {
 			const current = describeQuery(platform, query, state.overrides);
 			const added = (current.added ?? 0) + count;
@@ -99,10 +91,7 @@ function addFaults(state, body) {
 	return { ok: true, pending: state.faults.length };
 }
 
-/**
- * @param {import('node:http').IncomingMessage} req
- * @returns {Promise<Record<string, any>>} the posted JSON object ({} for an empty body)
- */
+/** @returns {Promise<Record<string, any>>} the posted JSON object ({} for an empty body) */
 async function readJsonBody(req) {
 	const chunks = [];
 	let size = 0;
@@ -112,10 +101,9 @@ async function readJsonBody(req) {
 		chunks.push(chunk);
 	}
 	const text = Buffer.concat(chunks).toString('utf8').trim();
-	if (text === '') return {};
-	let parsed;
+	let parsed = {};
 	try {
-		parsed = JSON.parse(text);
+		if (text !== '') parsed = JSON.parse(text);
 	} catch {
 		throw new TypeError('body must be JSON');
 	}

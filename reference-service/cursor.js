@@ -7,22 +7,13 @@ const VERSION = 1;
 // Far longer than any cursor we issue; anything bigger is not ours and not worth parsing.
 const MAX_LENGTH = 2048;
 
-/**
- * @param {string} platform
- * @param {string} query normalized
- * @param {number} offset index of the first item of the page the cursor points to
- */
+/** @param {number} offset index of the first item of the page the cursor points to */
 function encodeCursor(platform, query, offset) {
 	const payload = { v: VERSION, p: platform, q: query, o: offset };
 	return Buffer.from(JSON.stringify(payload), 'utf8').toString('base64url');
 }
 
-/**
- * @param {string} cursor
- * @param {string} platform
- * @param {string} query normalized
- * @returns {number | null} the offset, or null when the cursor is not one of this search's
- */
+/** @returns {number | null} the offset, or null when the cursor is not this search's */
 function decodeCursor(cursor, platform, query) {
 	// Buffer's base64url decoder skips foreign characters silently, so check the alphabet first.
 	if (cursor.length > MAX_LENGTH || !/^[A-Za-z0-9_-]+$/.test(cursor)) return null;

@@ -43,11 +43,8 @@ function parseResponse(response, where) {
 	check(isObject(response), `${where} must be an object`);
 	// `??` where a posted null means the default; a null creditsCharged means "no header".
 	const { status = null, creditsCharged = 0, body } = response;
-	const [headers, delayMs, destroy] = [
-		response.headers ?? {},
-		response.delayMs ?? 0,
-		!!response.destroy,
-	];
+	const [headers, delayMs] = [response.headers ?? {}, response.delayMs ?? 0];
+	const destroy = response.destroy === true;
 	const isStatus = Number.isInteger(status) && status >= 100 && status <= 599;
 	check(destroy || isStatus, `${where}.status must be an HTTP status (100-599)`);
 	const isCredits =
@@ -91,13 +88,9 @@ function matches({ platform, query, cursor }, request) {
 	return cursor === 'any' || cursor === request.cursor;
 }
 
-/**
- * Plays a fault response on the wire.
- * @param {import('node:http').IncomingMessage} req
- * @param {import('node:http').ServerResponse} res
- * @param {FaultResponse} response
- */
-async function sendFault(req, res, { status, headers, body, delayMs, creditsCharged, destroy }) {
+/** Plays a fault response on the wire. @param {FaultResponse} response */
+async function sendFault(req, res, response) {
+	const { status, headers, body, delayMs, creditsCharged, destroy } = response;
 	if (delayMs > 0) await delay(delayMs);
 	// The client may have given up (its timeout) or the server may be closing meanwhile.
 	if (res.destroyed) return;

@@ -2,7 +2,7 @@
 
 // What one search answers (spec 4), decided in this order: auth, injected faults, input, cache,
 // catalogue lookup. Answers are plain objects: service.js puts them on the wire, pricing.js gives
-// them their credits.
+// them their credits from their `outcome`.
 
 const { normalizeQuery, readPage } = require('./catalogue');
 const { encodeCursor, decodeCursor } = require('./cursor');
@@ -10,35 +10,21 @@ const { checkAuth } = require('./auth');
 const { takeFault } = require('./faults');
 
 /**
- * @typedef {object} Answer
- * @property {number | null} status null when a fault drops the connection
- * @property {object} [body]
- * @property {Record<string, string>} [headers]
- * @property {string} outcome the ledger outcome; the price follows from it (pricing.js)
- * @property {number} itemCount
- * @property {import('./faults').FaultResponse} [fault] played by faults.js instead of body
+ * @typedef {{status: number | null, body?: object, headers?: Record<string, string>,
+ *   outcome: string, itemCount: number, fault?: import('./faults').FaultResponse}} Answer
+ *   status: null when a fault drops the connection; fault: played instead of a body
  */
 
-/**
- * The ledger's view of a request: the raw inputs as sent, and the normalized query.
- * @param {import('node:http').IncomingMessage} req
- * @param {URL} url
- * @param {string} platform
- * @param {number} nowMs
- */
+/** The ledger's view of a request: the raw inputs as sent, and the normalized query. */
 function readSearchRequest(req, url, platform, nowMs) {
-	const params = url.searchParams;
-	return {
-		at: new Date(nowMs).toISOString(),
-		method: req.method,
-		path: url.pathname,
-		platform,
-		q: params.get('q'),
-		query: normalizeQuery(params.get('q')) || null,
-		limit: params.get('limit'),
-		cursor: params.get('cursor'),
-		authorization: req.headers.authorization ?? null,
-	};
+	const [q, limit, cursor] = ['q', 'limit', 'cursor'].map((name) => url.searchParams.get(name));
+	const [at, path, query] = [
+		new Date(nowMs).toISOString(),
+		url.pathname,
+		normalizeQuery(q) || null,
+	];
+	const authorization = req.headers.authorization ?? null;
+	return { at, method: req.method, path, platform, q, query, limit, cursor, authorization };
 }
 
 /**
@@ -50,7 +36,7 @@ function decideSearch(request, state) {
 	const denied = checkAuth(request.authorization, state.config) ?? injectedFault(request, state);
 	if (denied) return denied;
 	const input = readInput(request, state.config);
-	return input.refusal ?? lookup(request, input, state);
+	return 'outcome' in input ? input : lookup(request, input, state);
 }
 
 function injectedFault({ platform, query, cursor }, state) {
@@ -59,27 +45,26 @@ function injectedFault({ platform, query, cursor }, state) {
 	return { fault, status: fault.destroy ? null : fault.status, outcome: 'fault', itemCount: 0 };
 }
 
-/** Spec 7: a bad q, limit or cursor is refused before any fetch, as an HTTP 200. */
-function readInput({ platform, query, limit, cursor }, config) {
+/**
+ * Spec 7: a bad q, limit or cursor is refused before any fetch, as an HTTP 200.
+ * @returns {Answer | {limit: number, offset: number}}
+ */
+function readInput({ platform, query, limit, cursor }, { defaultPageSize, maxPageSize }) {
 	if (!query) return refuse('query_required', 'Query parameter q is required');
-	const pageSize = readLimit(limit, config);
-	if (pageSize === null) return refuse('invalid_limit', 'limit must be an integer of at least 1');
+	if (limit !== null && !(/^\d+$/.test(limit) && Number(limit) >= 1)) {
+		return refuse('invalid_limit', 'limit must be an integer of at least 1');
+	}
+	// A limit above the maximum is capped, not refused.
+	const size = Math.min(limit === null ? defaultPageSize : Number(limit), maxPageSize);
 	// An empty cursor parameter means "first page", the way clients often send it.
 	const offset = cursor ? decodeCursor(cursor, platform, query) : 0;
 	if (offset === null) return refuse('invalid_cursor', 'cursor is not valid for this search');
-	return { limit: pageSize, offset };
+	return { limit: size, offset };
 }
 
 function refuse(code, message) {
 	const body = { success: false, available: false, error: { code, message }, data: null };
-	return { refusal: { status: 200, body, outcome: 'refused', itemCount: 0 } };
-}
-
-/** @returns {number | null} the page size, or null when `raw` is not valid */
-function readLimit(raw, { defaultPageSize, maxPageSize }) {
-	if (raw === null) return Math.min(defaultPageSize, maxPageSize);
-	// Larger than the maximum is capped, not refused.
-	return /^\d+$/.test(raw) && Number(raw) >= 1 ? Math.min(Number(raw), maxPageSize) : null;
+	return { status: 200, body, outcome: 'refused', itemCount: 0 };
 }
 
 function lookup({ platform, query }, { limit, offset }, state) {
@@ -90,13 +75,8 @@ function lookup({ platform, query }, { limit, offset }, state) {
 	if (hit) return pageAnswer(hit.reading, hit.ageSeconds);
 	const { overrides, day } = state;
 	const page = readPage({ platform, query, offset, limit, readingMs: nowMs, overrides, day });
-	const next = offset + page.items.length;
-	const reading = {
-		readingMs: nowMs,
-		availabilityStatus: page.availabilityStatus,
-		items: page.items,
-		nextCursor: page.hasMore ? encodeCursor(platform, query, next) : null,
-	};
+	const next = page.hasMore ? encodeCursor(platform, query, offset + page.items.length) : null;
+	const reading = { ...page, readingMs: nowMs, nextCursor: next };
 	state.cache.store(key, reading);
 	return pageAnswer(reading, null);
 }
@@ -105,24 +85,15 @@ function lookup({ platform, query }, { limit, offset }, state) {
  * The envelope of a reading (spec 2.1, 2.2), fresh (ageSeconds null) or repeated from the cache.
  * @returns {Answer}
  */
-function pageAnswer(reading, ageSeconds) {
+function pageAnswer({ items, nextCursor, availabilityStatus }, ageSeconds) {
 	const cached = ageSeconds !== null;
-	const items = cached
-		? reading.items.map((item) => ({ ...item, cached, cacheAgeSeconds: ageSeconds }))
-		: reading.items;
-	const data = {
-		items,
-		nextCursor: reading.nextCursor,
-		cached,
-		fetchedAt: null,
-		cacheAgeSeconds: ageSeconds,
-		sourceTimestamp: null,
-	};
-	const status = reading.availabilityStatus;
-	const body = status
-		? { success: true, available: false, availabilityStatus: status, data }
+	if (cached) items = items.map((item) => ({ ...item, cached, cacheAgeSeconds: ageSeconds }));
+	const [fetchedAt, cacheAgeSeconds, sourceTimestamp] = [null, ageSeconds, null];
+	const data = { items, nextCursor, cached, fetchedAt, cacheAgeSeconds, sourceTimestamp };
+	const body = availabilityStatus
+		? { success: true, available: false, availabilityStatus, data }
 		: { success: true, available: true, data };
-	const fresh = status ? 'unavailable' : items.length === 0 ? 'empty' : 'ok';
+	const fresh = availabilityStatus ? 'unavailable' : items.length === 0 ? 'empty' : 'ok';
 	return { status: 200, body, outcome: cached ? 'cached' : fresh, itemCount: items.length };
 }
 

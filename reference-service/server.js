@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 'use strict';
 
-// CLI of the reference service. Prints one JSON "listening" line on stdout (its port is the one
-// the system picked for --port 0: test/harness/referenceService.js and the commands test read it),
+// CLI of the reference service. Prints one JSON "listening" line on stdout (the port is the one the
+// system picked for --port 0: test/harness/referenceService.js and the commands test read it),
 // logs to stderr, and never outlives its parent when asked.
 
 const { parseArgs } = require('node:util');
@@ -13,66 +13,56 @@ const USAGE = `Usage: node reference-service/server.js [--port 0] [--host 127.0.
   [--capacity 0] [--latency-ms 0] [--retry-after 1] [--parent-pid N] [--quiet]
 Env fallbacks: SOUND_SEARCH_SANDBOX_PORT, SOUND_SEARCH_SANDBOX_KEYS`;
 
-/** Integer flags: [setting, default, minimum]. Port's default comes from the environment. */
-const INTEGERS = {
-	port: ['port', undefined, 0],
-	'max-page-size': ['maxPageSize', '50', 1],
-	'default-page-size': ['defaultPageSize', '20', 1],
-	'cache-seconds': ['cacheSeconds', '60', 0],
-	capacity: ['capacity', '0', 0],
-	'latency-ms': ['latencyMs', '0', 0],
-	'retry-after': ['retryAfterSeconds', '1', 0],
-	'parent-pid': ['parentPid', undefined, 1],
-};
-
 /** @type {import('node:util').ParseArgsOptionsConfig} */
 const OPTIONS = {
-	...Object.fromEntries(
-		Object.entries(INTEGERS).map(([flag, [, fallback]]) => [
-			flag,
-			{ type: 'string', default: fallback },
-		]),
-	),
+	port: { type: 'string' },
 	host: { type: 'string', default: '127.0.0.1' },
 	keys: { type: 'string' },
 	'revoked-keys': { type: 'string', default: '' },
+	'max-page-size': { type: 'string', default: '50' },
+	'default-page-size': { type: 'string', default: '20' },
+	'cache-seconds': { type: 'string', default: '60' },
+	capacity: { type: 'string', default: '0' },
+	'latency-ms': { type: 'string', default: '0' },
+	'retry-after': { type: 'string', default: '1' },
+	'parent-pid': { type: 'string' },
 	quiet: { type: 'boolean', default: false },
 	help: { type: 'boolean', default: false },
 };
 
 /**
- * @param {string[]} argv arguments after the script name
+ * @param {string[]} argv the arguments after the script's name
  * @param {NodeJS.ProcessEnv} env
- * @returns {Record<string, any>} the settings, or {help: true}
- * @throws {Error} on an unknown option or a bad value
+ * @returns {Record<string, any>} the settings, or {help: true}; throws on a bad flag or value
  */
 function readSettings(argv, env) {
-	const { values } = parseArgs({ args: argv, options: OPTIONS, strict: true });
+	/** @type {Record<string, any>} */
+	const values = parseArgs({ args: argv, options: OPTIONS }).values;
 	if (values.help) return { help: true };
-	values.port ??= env.SOUND_SEARCH_SANDBOX_PORT ?? '0';
-	const settings = {
+	const int = (flag, min, text = values[flag]) => {
+		if (/^\d+$/.test(text) && Number(text) >= min) return Number(text);
+		throw new Error(`--${flag} must be an integer >= ${min} (got "${text}")`);
+	};
+	const list = (text) =>
+		text
+			.trim()
+			.split(/\s*,\s*/)
+			.filter(Boolean);
+	return {
+		port: int('port', 0, values.port ?? env.SOUND_SEARCH_SANDBOX_PORT ?? '0'),
 		host: values.host,
 		keys: list(values.keys ?? env.SOUND_SEARCH_SANDBOX_KEYS ?? 'sandbox-key'),
 		revokedKeys: list(values['revoked-keys']),
-		parentPid: null,
+		maxPageSize: int('max-page-size', 1),
+		defaultPageSize: int('default-page-size', 1),
+		cacheSeconds: int('cache-seconds', 0),
+		capacity: int('capacity', 0),
+		latencyMs: int('latency-ms', 0),
+		retryAfterSeconds: int('retry-after', 0),
+		parentPid: values['parent-pid'] === undefined ? null : int('parent-pid', 1),
 		quiet: values.quiet,
 	};
-	for (const [flag, [name, , min]] of Object.entries(INTEGERS)) {
-		const text = values[flag];
-		if (text === undefined) continue;
-		if (!/^\d+$/.test(text) || Number(text) < min) {
-			throw new Error(`--${flag} must be an integer >= ${min} (got "${text}")`);
-		}
-		settings[name] = Number(text);
-	}
-	return settings;
 }
-
-const list = (text) =>
-	text
-		.split(',')
-		.map((item) => item.trim())
-		.filter(Boolean);
 
 function start(settings) {
 	const { server } = createReferenceService(settings);
@@ -129,7 +119,7 @@ function watchParent(parentPid, shutdown) {
 	timer.unref();
 }
 
-function main() {
+if (require.main === module) {
 	let settings;
 	try {
 		settings = readSettings(process.argv.slice(2), process.env);
@@ -140,7 +130,5 @@ function main() {
 	if (settings.help) process.stdout.write(`${USAGE}\n`);
 	else start(settings);
 }
-
-if (require.main === module) main();
 
 module.exports = { readSettings };

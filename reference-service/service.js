@@ -18,50 +18,30 @@ const { PRICES, priceOf } = require('./pricing');
 const { readSearchRequest, decideSearch } = require('./search');
 
 const SEARCH_PATH = /^\/v1\/([^/]+)\/sound\/search$/;
-
-/**
- * @typedef {object} ServiceOptions
- * @property {string[]} [keys] valid API keys
- * @property {string[]} [revokedKeys] keys answered with 403
- * @property {number} [maxPageSize] larger limits are capped to this
- * @property {number} [defaultPageSize] page size when no limit is sent
- * @property {number} [cacheSeconds] window in which identical requests are cache hits (0: off)
- * @property {number} [capacity] most search calls in flight per key, 429 beyond (0: no limit)
- * @property {number} [latencyMs] added before every normal answer
- * @property {number} [retryAfterSeconds] Retry-After of a capacity 429
- * @property {() => number} [now] clock in ms since epoch (tests may inject one)
- */
+// The server's flags (README.md) as options; `now` lets a test set the clock.
 const DEFAULTS = {
-	keys: ['sandbox-key'],
-	revokedKeys: [],
-	maxPageSize: 50,
-	defaultPageSize: 20,
-	cacheSeconds: 60,
-	capacity: 0,
-	latencyMs: 0,
-	retryAfterSeconds: 1,
-	now: Date.now,
+	...{ keys: ['sandbox-key'], revokedKeys: [], maxPageSize: 50, defaultPageSize: 20 },
+	...{ cacheSeconds: 60, capacity: 0, latencyMs: 0, retryAfterSeconds: 1, now: Date.now },
 };
 
 /**
  * Builds the service. The server is not listening yet; the caller picks host and port.
- * @param {ServiceOptions} [options]
+ * @param {Partial<typeof DEFAULTS>} [options]
  */
 function createReferenceService(options = {}) {
 	const defined = Object.entries(options).filter(([, value]) => value !== undefined);
-	/** @type {Required<ServiceOptions>} */
+	/** @type {typeof DEFAULTS} */
 	const config = { ...DEFAULTS, ...Object.fromEntries(defined) };
 	const state = {
 		config,
-		/** @type {object[]} one record per search; its seq is its place, from 1 */
+		/** @type {any[]} one record per search; its seq is its place, from 1 */
 		ledger: [],
 		cache: createCache(config.cacheSeconds),
 		/** @type {Map<string, import('./catalogue').QueryEntry>} set by control endpoints */
 		overrides: new Map(),
-		/** @type {import('./faults').Fault[]} pending injected faults */
+		/** @type {import('./faults').Fault[]} */
 		faults: [],
-		/** The service clock in days: post counts grow with it (catalogue.js). */
-		day: 0,
+		day: 0, // the service clock: post counts grow with it (catalogue.js)
 		capacity: createCapacity(config),
 	};
 	const server = http.createServer((req, res) => {
@@ -81,29 +61,27 @@ async function route(req, res, state) {
 	sendJson(res, 404, errorBody('not_found', `No such endpoint: ${url.pathname}`));
 }
 
+/** @param {ServiceState} state */
 async function search(req, res, url, platform, state) {
-	if (req.method !== 'GET') {
-		// Not a search, so not in the ledger; still reports its (zero) price like every answer here.
-		return sendMethodNotAllowed(res, 'GET', { 'X-Credits-Charged': '0' });
-	}
+	// Not a search, so not in the ledger; still reports its (zero) price like every answer here.
+	if (req.method !== 'GET') return sendMethodNotAllowed(res, 'GET', { 'X-Credits-Charged': '0' });
 	const request = readSearchRequest(req, url, platform, state.config.now());
-	const { capacity } = state;
+	const { capacity, ledger } = state;
 	const admission = capacity.enter(bearerKey(request.authorization) ?? '');
 	try {
+		/** @type {import('./search').Answer} */
 		const answer = admission.refused
 			? rateLimitedAnswer(capacity.settings)
 			: decideSearch(request, state);
 		const { status, outcome, itemCount, fault } = answer;
-		const credits = priceOf(platform, outcome, fault?.creditsCharged);
-		const seq = state.ledger.length + 1;
-		state.ledger.push({ seq, ...request, status, creditsCharged: credits, outcome, itemCount });
+		const creditsCharged = priceOf(platform, outcome, fault?.creditsCharged);
+		ledger.push({ seq: ledger.length + 1, ...request, status, creditsCharged, outcome, itemCount });
 		if (fault) return await sendFault(req, res, fault);
-		if (!admission.refused && capacity.settings.latencyMs > 0) {
-			await delay(capacity.settings.latencyMs);
-		}
+		const { latencyMs } = capacity.settings;
+		if (!admission.refused && latencyMs > 0) await delay(latencyMs);
 		if (res.destroyed) return;
-		const headers = { ...answer.headers, 'X-Credits-Charged': String(credits) };
-		sendJson(res, /** @type {number} */ (status), answer.body, headers);
+		const headers = { ...answer.headers, 'X-Credits-Charged': String(creditsCharged) };
+		sendJson(res, status, answer.body, headers);
 	} finally {
 		admission.leave();
 	}
