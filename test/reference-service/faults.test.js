@@ -72,9 +72,8 @@ describe('injected faults', () => {
 describe('other routes', () => {
 	it('answers health, 404 and 405 in JSON', async () => {
 		expect(await (await fetch(`${service.url}/healthz`)).json()).toEqual({ ok: true });
-		const missing = await fetch(`${service.url}/v1/videos/sound/search`);
-		expect(missing.status).toBe(404);
-		expect((await missing.json()).error.code).toBe('not_found');
+		const missing = await search('videos', { q: 'rain' });
+		expect([missing.status, missing.body.error.code]).toEqual([404, 'not_found']);
 		const url = `${service.url}/v1/shortvideo/sound/search?q=rain`;
 		const post = await fetch(url, { method: 'POST' });
 		expect(post.status).toBe(405);

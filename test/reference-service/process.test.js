@@ -29,7 +29,7 @@ describe('process', () => {
 			};
 			socket.once('connect', () => end('connected'));
 			socket.once('timeout', () => end('timeout'));
-			socket.once('error', (error) => resolve(error.code));
+			socket.once('error', (/** @type {any} */ error) => resolve(error.code));
 		});
 
 	it('binds 127.0.0.1 only', async () => {
