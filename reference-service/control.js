@@ -4,6 +4,7 @@
 // demos to read what the service billed and to steer it. Not part of the spec. A handler throws a
 // TypeError for a body it cannot take; service.js answers that with a 400.
 
+const { buffer } = require('node:stream/consumers');
 const { PLATFORMS, describeQuery, normalizeQuery, overrideKey } = require('./catalogue');
 const { parseFaults } = require('./faults');
 const { check, isObject } = require('./answers');
@@ -93,14 +94,9 @@ function addFaults(state, body) {
 
 /** @returns {Promise<Record<string, any>>} the posted JSON object ({} for an empty body) */
 async function readJsonBody(req) {
-	const chunks = [];
-	let size = 0;
-	for await (const chunk of req) {
-		size += chunk.length;
-		check(size <= MAX_BODY_BYTES, 'body is too large');
-		chunks.push(chunk);
-	}
-	const text = Buffer.concat(chunks).toString('utf8').trim();
+	const raw = await buffer(req);
+	check(raw.length <= MAX_BODY_BYTES, 'body is too large');
+	const text = raw.toString('utf8').trim();
 	let parsed = {};
 	try {
 		if (text !== '') parsed = JSON.parse(text);
