@@ -1,50 +1,30 @@
 'use strict';
 
-// The opaque pagination cursor: base64url of {v, p, q, o}. Binding the platform and the normalized
-// query into the cursor lets the service refuse a cursor replayed against another search.
+// The opaque pagination cursor (spec 4, rule 2): base64url of {v, p, q, o}. Binding the platform
+// and the normalized query into it lets the service refuse a cursor replayed on another search.
 
-const CURSOR_VERSION = 1;
-// Far longer than any cursor we issue; anything bigger is not ours and is not worth parsing.
-const MAX_CURSOR_LENGTH = 2048;
+const VERSION = 1;
+// Far longer than any cursor we issue; anything bigger is not ours and not worth parsing.
+const MAX_LENGTH = 2048;
 
-/**
- * @param {string} platform
- * @param {string} query normalized query
- * @param {number} offset 0-based index of the first item of the page the cursor points to
- * @returns {string}
- */
+/** @param {number} offset index of the first item of the page the cursor points to */
 function encodeCursor(platform, query, offset) {
-	const payload = { v: CURSOR_VERSION, p: platform, q: query, o: offset };
+	const payload = { v: VERSION, p: platform, q: query, o: offset };
 	return Buffer.from(JSON.stringify(payload), 'utf8').toString('base64url');
 }
 
-/**
- * Decodes a cursor and checks it belongs to this platform and query.
- * @param {string} cursor
- * @param {string} platform
- * @param {string} query normalized query
- * @returns {number | null} the offset, or null when the cursor is not valid here
- */
+/** @returns {number | null} the offset, or null when the cursor is not this search's */
 function decodeCursor(cursor, platform, query) {
-	const payload = parsePayload(cursor);
-	if (!payload || payload.v !== CURSOR_VERSION) return null;
-	if (payload.p !== platform || payload.q !== query) return null;
-	return Number.isSafeInteger(payload.o) && payload.o >= 0 ? payload.o : null;
-}
-
-/**
- * @param {string} cursor
- * @returns {Record<string, unknown> | null}
- */
-function parsePayload(cursor) {
 	// Buffer's base64url decoder skips foreign characters silently, so check the alphabet first.
-	if (cursor.length > MAX_CURSOR_LENGTH || !/^[A-Za-z0-9_-]+$/.test(cursor)) return null;
+	if (cursor.length > MAX_LENGTH || !/^[A-Za-z0-9_-]+$/.test(cursor)) return null;
+	let payload;
 	try {
-		const payload = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-		return payload && typeof payload === 'object' ? payload : null;
+		payload = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
 	} catch {
 		return null;
 	}
+	if (payload?.v !== VERSION || payload.p !== platform || payload.q !== query) return null;
+	return Number.isSafeInteger(payload.o) && payload.o >= 0 ? payload.o : null;
 }
 
 module.exports = { encodeCursor, decodeCursor };

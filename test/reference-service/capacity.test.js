@@ -4,27 +4,23 @@
 
 const { withReferenceService } = require('../harness/referenceService');
 
-const KEY = 'key-capacity';
-const OTHER_KEY = 'key-other';
-
-async function searchOnce(service, key, q) {
-	const url = `${service.url}/v1/shortvideo/sound/search?q=${encodeURIComponent(q)}&limit=2`;
-	const response = await fetch(url, { headers: { Authorization: `Bearer ${key}` } });
-	await response.text();
-	return {
-		status: response.status,
-		retryAfter: response.headers.get('retry-after'),
-		credits: response.headers.get('x-credits-charged'),
-	};
-}
-
+const [KEY, OTHER_KEY] = ['key-capacity', 'key-other'];
 const options = { keys: [KEY, OTHER_KEY], capacity: 2, latencyMs: 300, cacheSeconds: 0 };
+
+/** The status, Retry-After and credits of one search. */
+async function searchOnce(service, key, q) {
+	const { status, headers, credits } = await service.search(
+		'shortvideo',
+		{ q, limit: '2' },
+		{ key },
+	);
+	return { status, retryAfter: headers.get('retry-after'), credits };
+}
 
 test('at most N calls in flight per key: the others get a free 429 with Retry-After', async () => {
 	await withReferenceService(options, async (service) => {
-		const answers = await Promise.all(
-			['a', 'b', 'c', 'd', 'e'].map((q) => searchOnce(service, KEY, q)),
-		);
+		const queries = ['a', 'b', 'c', 'd', 'e'];
+		const answers = await Promise.all(queries.map((q) => searchOnce(service, KEY, q)));
 
 		const byStatus = (status) => answers.filter((answer) => answer.status === status);
 		expect(byStatus(200)).toHaveLength(2);
@@ -39,11 +35,12 @@ test('at most N calls in flight per key: the others get a free 429 with Retry-Af
 
 test('the limit is per key, and a freed slot is usable again', async () => {
 	await withReferenceService(options, async (service) => {
-		const first = await Promise.all([
-			searchOnce(service, KEY, 'a'),
-			searchOnce(service, KEY, 'b'),
-			searchOnce(service, OTHER_KEY, 'c'),
-		]);
+		const calls = [
+			[KEY, 'a'],
+			[KEY, 'b'],
+			[OTHER_KEY, 'c'],
+		];
+		const first = await Promise.all(calls.map(([key, q]) => searchOnce(service, key, q)));
 		const after = await searchOnce(service, KEY, 'd');
 
 		expect(first.map((answer) => answer.status)).toEqual([200, 200, 200]);
@@ -55,20 +52,13 @@ test('latency is added to every answer; settings change at run time and reset re
 	await withReferenceService({ ...options, capacity: 0, latencyMs: 0 }, async (service) => {
 		await service.setCapacity({ latencyMs: 400, capacity: 1, retryAfterSeconds: 3 });
 		const started = Date.now();
-		const answers = await Promise.all([
-			searchOnce(service, KEY, 'a'),
-			searchOnce(service, KEY, 'b'),
-		]);
+		const answers = await Promise.all(['a', 'b'].map((q) => searchOnce(service, KEY, q)));
 
 		expect(Date.now() - started).toBeGreaterThanOrEqual(400);
 		expect(answers.map((answer) => answer.retryAfter)).toContain('3');
 		await service.reset();
-		expect((await service.ledger()).capacity).toMatchObject({
-			capacity: 0,
-			latencyMs: 0,
-			retryAfterSeconds: 1,
-			rateLimited: 0,
-		});
+		const restored = { capacity: 0, latencyMs: 0, retryAfterSeconds: 1, rateLimited: 0 };
+		expect((await service.ledger()).capacity).toMatchObject(restored);
 		await expect(service.setCapacity({ capacity: -1 })).rejects.toThrow(/capacity must be/);
 	});
 });
