@@ -13,9 +13,12 @@
 //
 // Usage: node scripts/start.js [--reset]   (--reset: forget .cache/start/ first: new owner,
 // no executions, no workflows of your own)
+//        node scripts/start.js --smoke     (npm test: the same start in a temp folder on free
+// ports, the demo workflow run once through the editor's REST API, then everything stopped)
 
 const fs = require('node:fs');
 const path = require('node:path');
+const { runWorkflowViaRest, nodeOutputItems } = require('../test/harness/n8n');
 const {
 	Stack,
 	StackAborted,
@@ -32,11 +35,12 @@ const PREFERRED = { service: 4010, n8n: 5678, broker: 5679 };
 const args = process.argv.slice(2);
 if (args.includes('--help') || args.includes('-h')) {
 	console.log(
-		'Usage: npm start [-- --reset]\n  --reset  remove .cache/start/ first (owner, executions and your own workflows are lost)',
+		'Usage: npm start [-- --reset | --smoke]\n  --reset  remove .cache/start/ first (owner, executions and your own workflows are lost)\n  --smoke  start in a temp folder on free ports, run the demo workflow once, stop',
 	);
 	process.exit(0);
 }
-const unknown = args.filter((arg) => arg !== '--reset');
+const unknown = args.filter((arg) => arg !== '--reset' && arg !== '--smoke');
+const SMOKE = args.includes('--smoke');
 if (unknown.length > 0) {
 	console.error(`Unknown argument(s): ${unknown.join(' ')} (try --help)`);
 	process.exit(2);
@@ -46,11 +50,14 @@ const say = (/** @type {string} */ line) => console.log(line);
 const relative = (/** @type {string} */ p) => path.relative(REPO_ROOT, p) || '.';
 
 let stepNo = 0;
+// The smoke run must not touch a running `npm start` nor its state: a temp folder, free ports.
 const stack = new Stack({
-	userFolder: USER_FOLDER,
-	servicePort: PREFERRED.service,
-	n8nPort: PREFERRED.n8n,
-	brokerPort: PREFERRED.broker,
+	...(!SMOKE && {
+		userFolder: USER_FOLDER,
+		servicePort: PREFERRED.service,
+		n8nPort: PREFERRED.n8n,
+		brokerPort: PREFERRED.broker,
+	}),
 	owner: DEMO_OWNER,
 	log: (line) => {
 		// Stack logs "<step> ..." then "<step>: done in N s"; show the second form only.
@@ -226,11 +233,31 @@ async function main() {
 			line,
 		].join('\n'),
 	);
+	if (SMOKE) {
+		await shutdown(await runDemoOnce(), 'Smoke run done');
+		return;
+	}
 	followLedger();
 	stack.watch((name, details) => {
 		console.error(`\nThe ${name} stopped unexpectedly. Its last output:\n${details || '(none)'}`);
 		void shutdown(1, `${name} died`);
 	});
+}
+
+/**
+ * The demo workflow, run as a user presses "Execute workflow": 10 sounds for 1 credit.
+ * @returns {Promise<number>} the exit code
+ */
+async function runDemoOnce() {
+	const request = /** @type {NonNullable<typeof stack.request>} */ (stack.request);
+	const trigger = 'When clicking ‘Execute workflow’';
+	const { run } = await runWorkflowViaRest(request, DEMO_WORKFLOW_ID, { triggerNode: trigger });
+	const sounds = nodeOutputItems({ data: run }, 'Sound Search');
+	const { totals } = await /** @type {NonNullable<typeof stack.service>} */ (
+		stack.service
+	).ledger();
+	say(`Demo workflow: ${sounds.length} sounds, ${totals.creditsCharged} credit(s).`);
+	return sounds.length === 10 && totals.creditsCharged === 1 ? 0 : 1;
 }
 
 main().catch((error) => {

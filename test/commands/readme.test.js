@@ -8,13 +8,11 @@ const path = require('node:path');
 const { REPO_ROOT } = require('./run');
 
 /** The program a README command starts: its first words, before arguments and placeholders. */
-const PROGRAM =
-	/^(?:\w+=\S+ )?((?:npm run|npm|npx|node|bash) [\w:@/.-]+(?: (?:up|install|--reset))?)/;
+const PROGRAM = /^(?:\w+=\S+ )?((?:npm run|npm|npx|node|bash) [\w:@/.-]+(?: (?:up|install))?)/;
 
 /** program -> [the file that runs it, the words it is run with there] */
 const RUNS = {
 	'npm start': ['test/commands/start.test.js', "'npm start -- --smoke'"],
-	'npm start -- --reset': ['test/commands/start.test.js', '--reset'],
 	'npm test': ['.ci/run', 'npm test'],
 	'npm run setup': ['scripts/test.sh', 'npm run --silent setup'],
 	'npm run build': ['test/harness/packageTarball.js', "'n8n-node', 'build'"],

@@ -1,0 +1,15 @@
+'use strict';
+
+// `npm start`, as the README gives it, in its smoke form: the same set-up (reference service, a
+// real n8n with the packed package, owner, credential, examples, demo workflow) in a temp folder
+// on free ports, the demo workflow run once through the editor's REST API, everything stopped.
+const { runToEnd } = require('./run');
+
+test('npm start brings up n8n with the demo workflow, which finds 10 sounds for 1 credit', async () => {
+	const { code, output } = await runToEnd('npm start -- --smoke', { timeoutMs: 200_000 });
+
+	expect(output).toContain('Log in as:          demo@sound-search.local');
+	expect(output).toContain('Demo workflow: 10 sounds, 1 credit(s).');
+	expect(output).toContain('Stopped. Nothing left running.');
+	expect(code).toBe(0);
+});
