@@ -180,73 +180,6 @@ function readExampleWorkflows() {
 }
 
 /**
- * A small REST client for n8n's editor API with the cookie jar and browser-id n8n needs.
- * @param {string} url
- * @returns {(method: string, urlPath: string, body?: unknown) => Promise<{ status: number, body: any }>}
- */
-function restClient(url) {
-	const browserId = `stack-${crypto.randomBytes(8).toString('hex')}`;
-	/** @type {Map<string, string>} */
-	const cookies = new Map();
-	return async (method, urlPath, body) => {
-		/** @type {Record<string, string>} */
-		const headers = { 'browser-id': browserId, accept: 'application/json' };
-		if (cookies.size > 0) headers.cookie = [...cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-		if (body !== undefined) headers['content-type'] = 'application/json';
-		const response = await fetch(url + urlPath, {
-			method,
-			headers,
-			body: body === undefined ? undefined : JSON.stringify(body),
-			redirect: 'manual',
-			signal: AbortSignal.timeout(30_000),
-		});
-		for (const setCookie of response.headers.getSetCookie()) {
-			const [pair] = setCookie.split(';');
-			const eq = pair.indexOf('=');
-			if (eq > 0) cookies.set(pair.slice(0, eq).trim(), pair.slice(eq + 1).trim());
-		}
-		const text = await response.text();
-		let parsed = text;
-		try {
-			parsed = JSON.parse(text);
-		} catch {
-			// keep the text
-		}
-		return { status: response.status, body: parsed };
-	};
-}
-
-/**
- * Creates the owner on a fresh instance (POST /rest/owner/setup), or finds it already set up (a
- * persistent user folder), then logs in.
- * @param {string} url
- * @param {{ email: string, password: string, firstName: string, lastName: string }} owner
- * @returns {Promise<{ request: ReturnType<typeof restClient>, created: boolean }>}
- */
-async function ensureOwner(url, owner) {
-	const request = restClient(url);
-	const settings = await request('GET', '/rest/settings');
-	if (settings.status !== 200) throw new Error(`GET /rest/settings: ${settings.status}`);
-	const needsSetup = settings.body?.data?.userManagement?.showSetupOnFirstLoad === true;
-	if (needsSetup) {
-		const setup = await request('POST', '/rest/owner/setup', owner);
-		if (setup.status !== 200)
-			throw new Error(`POST /rest/owner/setup: ${setup.status} ${JSON.stringify(setup.body)}`);
-	}
-	const login = await request('POST', '/rest/login', {
-		emailOrLdapLoginId: owner.email,
-		password: owner.password,
-	});
-	if (login.status !== 200) {
-		throw new Error(
-			`POST /rest/login as ${owner.email}: ${login.status} ${JSON.stringify(login.body)}` +
-				(needsSetup ? '' : ' (this user folder already has an owner with other credentials)'),
-		);
-	}
-	return { request, created: needsSetup };
-}
-
-/**
  * @param {number} pid
  * @returns {boolean}
  */
@@ -301,8 +234,7 @@ class Stack {
 		this.workflows = [];
 		/** @type {string[]} */
 		this.problems = [];
-		this.ownerCreated = false;
-		/** @type {ReturnType<typeof restClient> | undefined} */
+		/** @type {import('./n8n').RestRequest | undefined} */
 		this.request = undefined;
 		/** @type {Record<string, number>} */
 		this.timings = {};
@@ -368,9 +300,8 @@ class Stack {
 				});
 				return this.n8n;
 			});
-			const session = await this.step('owner ready', () => ensureOwner(server.url, this.owner));
-			this.request = session.request;
-			this.ownerCreated = session.created;
+			// Set up on a fresh user folder, or only logged in on a kept one (npm start).
+			this.request = await this.step('owner ready', () => n8n.setupOwner(server.url, this.owner));
 			this.timings.total = Date.now() - t0;
 			return this;
 		} catch (error) {
@@ -541,7 +472,5 @@ module.exports = {
 	readExampleWorkflows,
 	portIsFree,
 	pickPort,
-	ensureOwner,
-	restClient,
 	isAlive,
 };
