@@ -1,4 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
+import { limitField } from '../SoundSearch/shared/limitField';
 import { platformOptions } from '../SoundSearch/shared/platforms';
 
 const showForRising = { show: { event: ['risingSound'] } };
@@ -67,14 +68,7 @@ export const triggerFields: INodeProperties[] = [
 		description:
 			'And by at least this many posts, so small or rounded counts (1.2M) do not look like spikes',
 	},
-	{
-		displayName: 'Limit',
-		name: 'limit',
-		type: 'number',
-		typeOptions: { minValue: 1, maxValue: 1000 },
-		default: 50,
-		description: 'Max number of results to return',
-	},
+	limitField(1000),
 	{
 		displayName: 'Options',
 		name: 'options',

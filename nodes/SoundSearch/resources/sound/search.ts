@@ -1,4 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
+import { limitField } from '../../shared/limitField';
 import { platformOptions } from '../../shared/platforms';
 
 const showForSearch = { resource: ['sound'], operation: ['search'] };
@@ -33,15 +34,7 @@ export const soundSearchFields: INodeProperties[] = [
 		default: false,
 		description: 'Whether to return all results or only up to a given limit',
 	},
-	{
-		displayName: 'Limit',
-		name: 'limit',
-		type: 'number',
-		displayOptions: { show: { ...showForSearch, returnAll: [false] } },
-		typeOptions: { minValue: 1, maxValue: 100000 },
-		default: 50,
-		description: 'Max number of results to return',
-	},
+	limitField(100000, { show: { ...showForSearch, returnAll: [false] } }),
 	{
 		displayName: 'Options',
 		name: 'options',
