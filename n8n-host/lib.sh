@@ -1,7 +1,7 @@
 # Bash helpers for running a pinned n8n (n8n-host/<line>/) headless and offline. Source this file:
 #   source n8n-host/lib.sh
 #   n8n_env "$folder" 5678 5679 && "$(n8n_bin)" import:workflow --input=wf.json
-# Also sourced by test/harness/n8n.js, which takes its environment from n8n_env (one definition).
+# Also sourced by test/harness/n8n/, which takes its environment from n8n_env (one definition).
 #
 # Which n8n: N8N_LINE names a host folder, n8n-host/2.x (the default) or n8n-host/1.x; each pins one
 # n8n version in its package.json + package-lock.json and may add settings in its env.sh.

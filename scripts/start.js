@@ -194,7 +194,7 @@ async function main() {
 	}
 	phase = 'running';
 
-	const server = /** @type {import('../test/harness/n8n').N8nServer} */ (stack.n8n);
+	const server = /** @type {import('../test/harness/n8n/server').N8nServer} */ (stack.n8n);
 	const service = /** @type {import('../test/harness/referenceService').ReferenceService} */ (
 		stack.service
 	);

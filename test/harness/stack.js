@@ -224,7 +224,7 @@ class Stack {
 		this.log = options.log ?? (() => {});
 		/** @type {import('./referenceService').ReferenceService | undefined} */
 		this.service = undefined;
-		/** @type {import('./n8n').N8nServer | undefined} */
+		/** @type {import('./n8n/server').N8nServer | undefined} */
 		this.n8n = undefined;
 		/** @type {string | undefined} */
 		this.userFolder = undefined;
@@ -234,7 +234,7 @@ class Stack {
 		this.workflows = [];
 		/** @type {string[]} */
 		this.problems = [];
-		/** @type {import('./n8n').RestRequest | undefined} */
+		/** @type {import('./n8n/rest').RestRequest | undefined} */
 		this.request = undefined;
 		/** @type {Record<string, number>} */
 		this.timings = {};
@@ -388,7 +388,7 @@ class Stack {
 
 	/** Editor URL of a workflow. @param {string} id */
 	workflowUrl(id) {
-		return `${/** @type {import('./n8n').N8nServer} */ (this.n8n).url}/workflow/${id}`;
+		return `${/** @type {import('./n8n/server').N8nServer} */ (this.n8n).url}/workflow/${id}`;
 	}
 
 	/**

@@ -1,7 +1,7 @@
 'use strict';
 
 // Runs before each test file of an e2e jest project (jest.config.js), after jest has installed
-// its globals (setupFilesAfterEnv). It tells the harness (test/harness/n8n.js, loaded after this)
+// its globals (setupFilesAfterEnv). It tells the harness (test/harness/n8n/, loaded after this)
 // which n8n line the project is for and, on any line but the newest, skips the tests whose title
 // ends in NEWEST_LINE_ONLY (n8n's own features and the examples that need not run twice). Jest gives
 // every test file its own copy of process.env and of these globals: projects do not see each other.
