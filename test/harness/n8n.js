@@ -718,6 +718,7 @@ module.exports = {
 	createN8nUserFolder,
 	removeN8nUserFolder,
 	n8nCli,
+	superviseN8n,
 	importCredentials,
 	importWorkflow,
 	executeWorkflow,
