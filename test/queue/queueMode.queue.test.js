@@ -210,7 +210,11 @@ if (skipReason) process.stderr.write(`[queue] ${skipReason}\n`);
 					.filter((f) => /^sound-trends-\d{4}-\d{2}-\d{2}\.csv$/.test(f));
 				const csv =
 					files.length === 1 ? fs.readFileSync(path.join(stack.filesDir, files[0]), 'utf8') : '';
-				const lines = csv.split(/\r?\n/).filter((line) => line.length > 0);
+				// n8n's CSV starts with a byte order mark.
+				const lines = csv
+					.replace(/^\uFEFF/, '')
+					.split(/\r?\n/)
+					.filter((line) => line.length > 0);
 				const expectedRequests = keywords.length * platforms.length * pagesPerSearch;
 				const expectedCredits =
 					keywords.length * platforms.reduce((sum, p) => sum + s.PRICE[p] * pagesPerSearch, 0);
