@@ -5,6 +5,8 @@
 // killed), and the queue-mode stack (test/harness/queue/) with the search workflows published.
 
 const { spawnSync } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
 const { startQueueStack, startDelayProxy, idsOf } = require('../harness/queueStack');
 const { packageTarball } = require('../harness/packageTarball');
 const { startReferenceService } = require('../harness/referenceService');
@@ -160,6 +162,41 @@ function parseOr(text) {
 	}
 }
 
+/**
+ * Publishes a scheduled workflow until it has fired once, then unpublishes it; its runs, ended.
+ * @param {import('../harness/queue/stack').QueueStack} stack
+ * @param {string} id
+ */
+async function publishUntilFired(stack, id) {
+	const activatedAt = Date.now();
+	await stack.activateWorkflow(id);
+	const fired = await waitFor(async () => (await stack.executionsOf(id)).length > 0, 60_000, 500);
+	await stack.deactivateWorkflow(id);
+	// A second run may have fired between the first one and the deactivation: count them all.
+	await sleep(1_000);
+	const runs = await stack.executionsOf(id);
+	const ended = await Promise.all(
+		runs.map((x) => stack.waitForExecutionEnd(String(x.id), 120_000)),
+	);
+	return { fired, activatedAt, ended };
+}
+
+/**
+ * The CSV files in a folder whose names match, and the header and rows when there is one.
+ * @param {string} folder
+ * @param {RegExp} name
+ */
+function readCsv(folder, name) {
+	const files = fs.readdirSync(folder).filter((f) => name.test(f));
+	const text = files.length === 1 ? fs.readFileSync(path.join(folder, files[0]), 'utf8') : '';
+	// n8n's CSV starts with a byte order mark.
+	const [header = '', ...rows] = text
+		.replace(/^\uFEFF/, '')
+		.split(/\r?\n/)
+		.filter(Boolean);
+	return { files, header: header.split(',').map((c) => c.replace(/"/g, '')), rows };
+}
+
 /** Ids of the executions the main has put on the queue so far. @param {import('../harness/queue/stack').QueueStack} stack */
 const enqueuedIds = (stack) => new Set(idsOf(stack.main, 'enqueued'));
 
@@ -168,6 +205,8 @@ module.exports = {
 	burst,
 	post,
 	enqueuedIds,
+	publishUntilFired,
+	readCsv,
 	report,
 	sleep,
 	waitFor,

@@ -5,8 +5,6 @@
 // pinned n8n on 127.0.0.1 (test/harness/queue/). One environment for the whole file
 // (./environment.js); every test prints its figures (executions, service requests, per worker).
 
-const fs = require('node:fs');
-const path = require('node:path');
 const {
 	ensureQueuePrerequisitesSync,
 	runningOn,
@@ -27,385 +25,361 @@ const skipReason = found.available
 	: `queue-mode suite skipped: Redis or PostgreSQL cannot be installed on this machine (${found.reason})`;
 if (skipReason) process.stderr.write(`[queue] ${skipReason}\n`);
 
-(skipReason && !process.env.CI ? describe.skip : describe)(
-	'the package in n8n queue mode (main + Redis + workers + PostgreSQL)',
-	() => {
-		/** @type {Awaited<ReturnType<typeof env.startEnvironment>>} */
-		let e;
-		beforeAll(async () => {
-			if (skipReason) throw new Error(skipReason); // only reached in CI, where a skip would hide it
-			e = await env.startEnvironment(found);
-		}, 420_000);
-		afterAll(() => e?.stop(), 120_000);
+// Hooks run only when a test of the file runs (never when the suite is skipped).
+const suite = skipReason && !process.env.CI ? describe.skip : describe;
+/** @type {Awaited<ReturnType<typeof env.startEnvironment>>} */
+let e;
+beforeAll(async () => {
+	if (skipReason) throw new Error(skipReason); // only reached in CI, where a skip would hide it
+	e = await env.startEnvironment(found);
+}, 420_000);
+afterAll(() => e?.stop(), 120_000);
 
-		/** A fresh ledger and catalogue for a burst of cases. @param {s.SearchCase[]} cases */
-		async function prepare(cases) {
-			await e.service.reset();
-			for (const c of cases)
-				await e.service.setCatalogue({ query: c.keyword, total: c.total, platform: c.platform });
+/** A fresh ledger and catalogue for a burst of cases. @param {s.SearchCase[]} cases */
+async function prepare(cases) {
+	await e.service.reset();
+	for (const c of cases)
+		await e.service.setCatalogue({ query: c.keyword, total: c.total, platform: c.platform });
+}
+
+suite('queue mode: executions spread over the workers', () => {
+	test('a burst of 48 concurrent webhook executions: exact items and credits, one request per page, spread over the workers', async () => {
+		const cases = s.makeCases('queue burst', 48);
+		await prepare(cases);
+		const t0 = Date.now();
+		const answers = await env.burst(e.stack, cases);
+		const wallMs = Date.now() - t0;
+		const { requests: ledger } = await e.service.ledger();
+		const ids = answers.flatMap((a) => a.executionId ?? []);
+		await waitFor(() => ids.every((id) => e.stack.mainFinished().has(id)), 10_000);
+		const perWorker = e.stack.countByWorker(ids);
+		const expectedCredits = cases.reduce(
+			(sum, c) => sum + s.expectedPages(c).length * s.PRICE[c.platform],
+			0,
+		);
+		const items = answers.reduce(
+			(sum, a) => sum + (Array.isArray(a.items) ? a.items.length : 0),
+			0,
+		);
+		const count = (/** @type {(c: s.SearchCase) => boolean} */ which) => cases.filter(which).length;
+		report(
+			`burst: ${cases.length} executions (${count((c) => c.platform === 'shortvideo')} shortvideo, ${count((c) => c.platform === 'photosocial')} photosocial; ${count((c) => c.returnAll)} Return All, ${count((c) => s.expectedPages(c).length > 1)} over several pages) in ${(wallMs / 1000).toFixed(1)} s`,
+		);
+		report(
+			`burst: responses 200: ${answers.filter((a) => a.status === 200).length}/${cases.length}; items ${items}; slowest ${Math.max(...answers.map((a) => a.ms))} ms`,
+		);
+		report(
+			`burst: requests seen by the service ${ledger.length} (expected ${s.pagesOf(cases)}), credits ${s.credits(ledger)} (expected ${expectedCredits}), duplicates ${s.duplicateRequests(ledger).length}, most in flight at once ${e.proxy.stats().maxInFlight}`,
+		);
+		report(
+			`burst: executions per worker ${JSON.stringify(perWorker)}; worker ids reported to the main ${JSON.stringify(e.stack.workerIds())}`,
+		);
+
+		expect(s.checkAnswers(answers)).toEqual([]);
+		expect(s.checkLedger(cases, ledger)).toEqual([]);
+		expect(ledger).toHaveLength(s.pagesOf(cases));
+		expect(s.credits(ledger)).toBe(expectedCredits);
+		expect(s.duplicateRequests(ledger)).toEqual([]);
+		expect(new Set(ids).size).toBe(cases.length);
+		expect(perWorker['(no worker)'] ?? 0).toBe(0);
+		expect(Object.values(perWorker).filter((n) => n > 0).length).toBeGreaterThan(1);
+		// The main's view agrees: every execution finished on the worker whose log started it.
+		const [finished, workerIds] = [e.stack.mainFinished(), e.stack.workerIds()];
+		for (const id of ids) {
+			expect(finished.get(id)?.success).toBe(true);
+			expect(workerIds[String(e.stack.workerOf(id))]).toEqual([finished.get(id)?.workerId]);
 		}
+	});
 
-		describe('executions spread over the workers', () => {
-			test('a burst of 48 concurrent webhook executions: exact items and credits, one request per page, spread over the workers', async () => {
-				const cases = s.makeCases('queue burst', 48);
-				await prepare(cases);
-				const t0 = Date.now();
-				const answers = await env.burst(e.stack, cases);
-				const wallMs = Date.now() - t0;
-				const { requests: ledger } = await e.service.ledger();
-				const ids = answers.flatMap((a) => a.executionId ?? []);
-				await waitFor(() => ids.every((id) => e.stack.mainFinished().has(id)), 10_000);
-				const perWorker = e.stack.countByWorker(ids);
-				const expectedCredits = cases.reduce(
-					(sum, c) => sum + s.expectedPages(c).length * s.PRICE[c.platform],
-					0,
-				);
-				const items = answers.reduce(
-					(sum, a) => sum + (Array.isArray(a.items) ? a.items.length : 0),
-					0,
-				);
-				const count = (/** @type {(c: s.SearchCase) => boolean} */ which) =>
-					cases.filter(which).length;
-				report(
-					`burst: ${cases.length} executions (${count((c) => c.platform === 'shortvideo')} shortvideo, ${count((c) => c.platform === 'photosocial')} photosocial; ${count((c) => c.returnAll)} Return All, ${count((c) => s.expectedPages(c).length > 1)} over several pages) in ${(wallMs / 1000).toFixed(1)} s`,
-				);
-				report(
-					`burst: responses 200: ${answers.filter((a) => a.status === 200).length}/${cases.length}; items ${items}; slowest ${Math.max(...answers.map((a) => a.ms))} ms`,
-				);
-				report(
-					`burst: requests seen by the service ${ledger.length} (expected ${s.pagesOf(cases)}), credits ${s.credits(ledger)} (expected ${expectedCredits}), duplicates ${s.duplicateRequests(ledger).length}, most in flight at once ${e.proxy.stats().maxInFlight}`,
-				);
-				report(
-					`burst: executions per worker ${JSON.stringify(perWorker)}; worker ids reported to the main ${JSON.stringify(e.stack.workerIds())}`,
-				);
-
-				expect(s.checkAnswers(answers)).toEqual([]);
-				expect(s.checkLedger(cases, ledger)).toEqual([]);
-				expect(ledger).toHaveLength(s.pagesOf(cases));
-				expect(s.credits(ledger)).toBe(expectedCredits);
-				expect(s.duplicateRequests(ledger)).toEqual([]);
-				expect(new Set(ids).size).toBe(cases.length);
-				expect(perWorker['(no worker)'] ?? 0).toBe(0);
-				expect(Object.values(perWorker).filter((n) => n > 0).length).toBeGreaterThan(1);
-				// The main's view agrees: every execution finished on the worker whose log started it.
-				const [finished, workerIds] = [e.stack.mainFinished(), e.stack.workerIds()];
-				for (const id of ids) {
-					expect(finished.get(id)?.success).toBe(true);
-					expect(workerIds[String(e.stack.workerOf(id))]).toEqual([finished.get(id)?.workerId]);
-				}
-			});
-
-			test('500 keywords in one execution on a worker, against a service capped at 4 calls in flight', async () => {
-				await e.service.reset();
-				await e.service.setCapacity({ capacity: 4, latencyMs: 30 });
-				const keywords = Array.from({ length: 500 }, (_, index) => `queue keyword ${index}`);
-				const t0 = Date.now();
-				const response = await env.post(`${e.stack.mainUrl}/webhook/queue-keyword-list`, {
-					keywords,
-				});
-				const items = await response.json();
-				const id = String(response.headers.get('x-execution-id'));
-				const { requests: ledger, capacity } = await e.service.ledger();
-				const paid = ledger.filter((/** @type {any} */ r) => r.status === 200);
-				const refused = ledger.filter((/** @type {any} */ r) => r.status === 429);
-				await waitFor(() => e.stack.mainFinished().has(id), 10_000);
-				report(
-					`keyword list: 500 keywords in ${((Date.now() - t0) / 1000).toFixed(1)} s on ${e.stack.workerOf(id)}; ${ledger.length} requests, ${refused.length} answered 429 (free), most in flight at the service ${capacity.mostInFlight}, credits ${s.credits(ledger)}`,
-				);
-
-				expect(response.status).toBe(200);
-				expect(items).toHaveLength(1000);
-				expect(e.stack.workerOf(id)).toMatch(/worker/);
-				expect(paid.map((/** @type {any} */ r) => r.q).sort()).toEqual([...keywords].sort());
-				expect(s.duplicateRequests(paid)).toEqual([]);
-				expect(refused.every((/** @type {any} */ r) => r.creditsCharged === 0)).toBe(true);
-				expect(s.credits(ledger)).toBe(500);
-			});
+	test('500 keywords in one execution on a worker, against a service capped at 4 calls in flight', async () => {
+		await e.service.reset();
+		await e.service.setCapacity({ capacity: 4, latencyMs: 30 });
+		const keywords = Array.from({ length: 500 }, (_, index) => `queue keyword ${index}`);
+		const t0 = Date.now();
+		const response = await env.post(`${e.stack.mainUrl}/webhook/queue-keyword-list`, {
+			keywords,
 		});
+		const items = await response.json();
+		const id = String(response.headers.get('x-execution-id'));
+		const { requests: ledger, capacity } = await e.service.ledger();
+		const paid = ledger.filter((/** @type {any} */ r) => r.status === 200);
+		const refused = ledger.filter((/** @type {any} */ r) => r.status === 429);
+		await waitFor(() => e.stack.mainFinished().has(id), 10_000);
+		report(
+			`keyword list: 500 keywords in ${((Date.now() - t0) / 1000).toFixed(1)} s on ${e.stack.workerOf(id)}; ${ledger.length} requests, ${refused.length} answered 429 (free), most in flight at the service ${capacity.mostInFlight}, credits ${s.credits(ledger)}`,
+		);
 
-		describe('triggers fire on the main, their executions run on workers', () => {
-			test('the Sound Search Trigger polls on the main, its executions run on workers, each new sound once', async () => {
-				const { stack, service } = e;
-				const { id } = trendTrigger;
-				await service.reset();
-				await stack.createWorkflow(trendTrigger);
-				// Publishing polls at once, on the main: the first time the baseline, then new sounds.
-				const republish = async () => (
-					await stack.deactivateWorkflow(id),
-					await stack.activateWorkflow(id)
-				);
-				try {
-					await stack.activateWorkflow(id);
-					await sleep(2000);
-					expect(await stack.executionsOf(id)).toEqual([]);
-					await service.passTime({ newSounds: { 'queue trend': 3 } });
-					const url = `${service.url}/v1/shortvideo/sound/search?q=queue+trend&limit=3`;
-					const answer = await fetch(url, {
-						headers: { Authorization: `Bearer ${s.SERVICE_KEY}` },
-					});
-					const expected = /** @type {any} */ (await answer.json()).data.items.map(
-						(/** @type {any} */ x) => x.soundId,
-					);
-					await republish();
-					await waitFor(async () => (await stack.executionsOf(id)).length > 0, 20_000);
-					const [summary] = await stack.executionsOf(id);
-					const execution = await stack.waitForExecutionEnd(summary.id, 30_000);
-					await waitFor(() => stack.workerOf(summary.id) !== undefined, 10_000);
-					const items = n8n.nodeOutputItems(
-						{ data: n8n.parseExecutionData(execution.data) },
-						'Sound Trends',
-					);
-					report(
-						`trigger: the main polled, ${stack.workerOf(summary.id)} ran execution ${summary.id} (${execution.mode}, ${execution.status}) with ${items.length} new sounds`,
-					);
+		expect(response.status).toBe(200);
+		expect(items).toHaveLength(1000);
+		expect(e.stack.workerOf(id)).toMatch(/worker/);
+		expect(paid.map((/** @type {any} */ r) => r.q).sort()).toEqual([...keywords].sort());
+		expect(s.duplicateRequests(paid)).toEqual([]);
+		expect(refused.every((/** @type {any} */ r) => r.creditsCharged === 0)).toBe(true);
+		expect(s.credits(ledger)).toBe(500);
+	});
+});
 
-					expect(execution).toMatchObject({ mode: 'trigger', status: 'success' });
-					expect(stack.workerOf(summary.id)).toMatch(/^worker-/);
-					expect(items.map((item) => item.soundId)).toEqual(expected);
-					await republish();
-					await sleep(3000);
-					expect(await stack.executionsOf(id)).toHaveLength(1);
-				} finally {
-					await stack.deactivateWorkflow(id);
-				}
+suite('queue mode: triggers fire on the main, their executions run on workers', () => {
+	test('the Sound Search Trigger polls on the main, its executions run on workers, each new sound once', async () => {
+		const { stack, service } = e;
+		const { id } = trendTrigger;
+		await service.reset();
+		await stack.createWorkflow(trendTrigger);
+		// Publishing polls at once, on the main: the first time the baseline, then new sounds.
+		const republish = async () => (
+			await stack.deactivateWorkflow(id),
+			await stack.activateWorkflow(id)
+		);
+		try {
+			await stack.activateWorkflow(id);
+			await sleep(2000);
+			expect(await stack.executionsOf(id)).toEqual([]);
+			await service.passTime({ newSounds: { 'queue trend': 3 } });
+			const url = `${service.url}/v1/shortvideo/sound/search?q=queue+trend&limit=3`;
+			const answer = await fetch(url, {
+				headers: { Authorization: `Bearer ${s.SERVICE_KEY}` },
 			});
+			const expected = /** @type {any} */ (await answer.json()).data.items.map(
+				(/** @type {any} */ x) => x.soundId,
+			);
+			await republish();
+			await waitFor(async () => (await stack.executionsOf(id)).length > 0, 20_000);
+			const [summary] = await stack.executionsOf(id);
+			const execution = await stack.waitForExecutionEnd(summary.id, 30_000);
+			await waitFor(() => stack.workerOf(summary.id) !== undefined, 10_000);
+			const items = n8n.nodeOutputItems(
+				{ data: n8n.parseExecutionData(execution.data) },
+				'Sound Trends',
+			);
+			report(
+				`trigger: the main polled, ${stack.workerOf(summary.id)} ran execution ${summary.id} (${execution.mode}, ${execution.status}) with ${items.length} new sounds`,
+			);
 
-			test('the scheduled trend-collection example runs on a worker and writes its CSV', async () => {
-				const { stack, service } = e;
-				const { workflow, values, searchNode } = scheduledExample(stack.filesDir);
-				const list = (/** @type {string} */ text) =>
-					text
-						.split(',')
-						.map((part) => part.trim())
-						.filter(Boolean);
-				const [keywords, platforms, perSearch] = [
-					list(values.keywords),
-					list(values.platforms),
-					Number(values.soundsPerSearch),
-				];
-				const pagesPerSearch = Math.ceil(
-					perSearch / Number(searchNode.parameters?.options?.pageSize ?? 50),
-				);
-				await service.reset();
-				for (const keyword of keywords) await service.setCatalogue({ query: keyword, total: 200 });
-				await stack.createWorkflow(workflow);
-				const activatedAt = Date.now();
-				await stack.activateWorkflow(workflow.id);
-				const fired = await waitFor(
-					async () => (await stack.executionsOf(workflow.id)).length > 0,
-					60_000,
-					500,
-				);
-				await stack.deactivateWorkflow(workflow.id);
-				expect(fired).toBe(true);
-				// A second run may have fired between the first one and the deactivation: count them all.
-				await sleep(1_000);
-				const executions = await stack.executionsOf(workflow.id);
-				const ended = await Promise.all(
-					executions.map((x) => stack.waitForExecutionEnd(String(x.id), 120_000)),
-				);
-				const { requests: ledger } = await service.ledger();
-				const files = fs
-					.readdirSync(stack.filesDir)
-					.filter((f) => /^sound-trends-\d{4}-\d{2}-\d{2}\.csv$/.test(f));
-				const csv =
-					files.length === 1 ? fs.readFileSync(path.join(stack.filesDir, files[0]), 'utf8') : '';
-				// n8n's CSV starts with a byte order mark.
-				const lines = csv
-					.replace(/^\uFEFF/, '')
-					.split(/\r?\n/)
-					.filter((line) => line.length > 0);
-				const expectedRequests = keywords.length * platforms.length * pagesPerSearch;
-				const expectedCredits =
-					keywords.length * platforms.reduce((sum, p) => sum + s.PRICE[p] * pagesPerSearch, 0);
-				const firstStart = Math.min(
-					...ended.map((x) => Date.parse(x?.startedAt ?? '')).filter((t) => !Number.isNaN(t)),
-				);
-				report(
-					`schedule: published, first run started ${((firstStart - activatedAt) / 1000).toFixed(1)} s later (every 10 s); runs before unpublishing ${ended.length}, statuses ${JSON.stringify(ended.map((x) => `${x?.mode}/${x?.status}`))}, ran on ${JSON.stringify(ended.map((x) => stack.workerOf(String(x?.id))))}`,
-				);
-				report(
-					`schedule: requests seen ${ledger.length} (expected ${expectedRequests} per run), credits ${s.credits(ledger)} (expected ${expectedCredits} per run); CSV ${files.join(', ') || '(none)'} with ${Math.max(0, lines.length - 1)} rows (expected ${keywords.length * platforms.length * perSearch})`,
-				);
+			expect(execution).toMatchObject({ mode: 'trigger', status: 'success' });
+			expect(stack.workerOf(summary.id)).toMatch(/^worker-/);
+			expect(items.map((item) => item.soundId)).toEqual(expected);
+			await republish();
+			await sleep(3000);
+			expect(await stack.executionsOf(id)).toHaveLength(1);
+		} finally {
+			await stack.deactivateWorkflow(id);
+		}
+	});
 
-				for (const execution of ended) {
-					expect(execution).toMatchObject({ mode: 'trigger', status: 'success' });
-					expect(stack.workerOf(String(execution.id))).toMatch(/^worker-/);
-					expect(idsOf(stack.main, 'enqueued')).toContain(String(execution.id));
-				}
-				expect(ledger).toHaveLength(expectedRequests * ended.length);
-				expect(s.credits(ledger)).toBe(expectedCredits * ended.length);
-				expect(files).toHaveLength(1);
-				expect(lines).toHaveLength(1 + keywords.length * platforms.length * perSearch);
-				// The header names the fields of the items the search gave the CSV node.
-				const run = n8n.parseExecutionData((await stack.execution(String(ended[0].id))).data);
-				const columns = Object.keys(n8n.nodeOutputItems({ data: run }, 'Sound Search')[0] ?? {});
-				expect(columns.length).toBeGreaterThan(0);
-				expect(
-					lines[0]
-						.split(',')
-						.map((c) => c.replace(/"/g, ''))
-						.sort(),
-				).toEqual(columns.sort());
-			});
-		});
+	test('the scheduled trend-collection example runs on a worker and writes its CSV', async () => {
+		const { stack, service } = e;
+		const { workflow, keywords, expected } = scheduledExample(stack.filesDir);
+		await service.reset();
+		for (const keyword of keywords) await service.setCatalogue({ query: keyword, total: 200 });
+		await stack.createWorkflow(workflow);
+		const { fired, activatedAt, ended } = await env.publishUntilFired(stack, workflow.id);
+		const { requests: ledger } = await service.ledger();
+		const csv = env.readCsv(stack.filesDir, /^sound-trends-\d{4}-\d{2}-\d{2}\.csv$/);
+		const firstStart = Math.min(...ended.map((x) => Date.parse(x?.startedAt)));
+		report(
+			`schedule: published, first run started ${((firstStart - activatedAt) / 1000).toFixed(1)} s later (every 10 s); runs before unpublishing ${ended.length}, statuses ${JSON.stringify(ended.map((x) => `${x?.mode}/${x?.status}`))}, ran on ${JSON.stringify(ended.map((x) => stack.workerOf(String(x?.id))))}`,
+		);
+		report(
+			`schedule: requests seen ${ledger.length} (expected ${expected.requests} per run), credits ${s.credits(ledger)} (expected ${expected.credits} per run); CSV ${csv.files.join(', ') || '(none)'} with ${csv.rows.length} rows (expected ${expected.rows})`,
+		);
 
-		describe('workers stopped mid-burst', () => {
-			/**
-			 * Starts a burst of 24 executions and signals `workerName` once `caught` holds for it.
-			 * @param {string} prefix
-			 * @param {string} workerName
-			 * @param {NodeJS.Signals} signal
-			 * @param {(w: import('../harness/queue/n8nProcess').N8nProcess) => boolean} caught
-			 */
-			async function signalMidBurst(prefix, workerName, signal, caught) {
-				const worker = /** @type {import('../harness/queue/n8nProcess').N8nProcess} */ (
-					e.stack.workers.find((w) => w.name === workerName)
-				);
-				const cases = s.makeCases(prefix, 24);
-				await prepare(cases);
-				e.proxy.setDelay(700);
-				e.proxy.resetStats();
-				const before = env.enqueuedIds(e.stack);
-				const t0 = Date.now();
-				const pending = env.burst(e.stack, cases);
-				const wasCaught = await waitFor(() => caught(worker), 60_000, 50);
-				const running = runningOn(worker);
-				const callsInFlight = e.proxy.stats().inFlight;
-				await worker.signal(signal);
-				const signalledAt = Date.now();
-				const answers = await pending;
-				const answeredMs = Date.now() - signalledAt;
-				await waitFor(() => worker.exitStatus() !== undefined, signal === 'SIGTERM' ? 60_000 : 0);
-				e.proxy.setDelay(100);
-				const { requests: ledger } = await e.service.ledger();
-				const burstIds = [...env.enqueuedIds(e.stack)].filter((id) => !before.has(id));
-				const into = ((signalledAt - t0) / 1000).toFixed(1);
-				return {
-					worker,
-					cases,
-					wasCaught,
-					running,
-					callsInFlight,
-					signalledAt,
-					answers,
-					answeredMs,
-					ledger,
-					burstIds,
-					into,
-				};
-			}
+		expect(fired).toBe(true);
+		for (const execution of ended) {
+			expect(execution).toMatchObject({ mode: 'trigger', status: 'success' });
+			expect(stack.workerOf(String(execution.id))).toMatch(/^worker-/);
+			expect(idsOf(stack.main, 'enqueued')).toContain(String(execution.id));
+		}
+		expect(ledger).toHaveLength(expected.requests * ended.length);
+		expect(s.credits(ledger)).toBe(expected.credits * ended.length);
+		expect(csv.files).toHaveLength(1);
+		expect(csv.rows).toHaveLength(expected.rows);
+		// The header names the fields of the items the search gave the CSV node.
+		const run = n8n.parseExecutionData((await stack.execution(String(ended[0].id))).data);
+		const columns = Object.keys(n8n.nodeOutputItems({ data: run }, 'Sound Search')[0] ?? {});
+		expect(columns.length).toBeGreaterThan(0);
+		expect([...csv.header].sort()).toEqual(columns.sort());
+	});
+});
 
-			test('a worker stopped with SIGTERM mid-burst finishes its running executions; nothing is lost', async () => {
-				const r = await signalMidBurst(
-					'queue term',
-					'worker-3',
-					'SIGTERM',
-					(w) => runningOn(w).length >= 2,
-				);
-				const { worker, running, answers, ledger, burstIds } = r;
-				const exit = worker.exitStatus();
-				const okIds = answers.filter((a) => a.status === 200).map((a) => String(a.executionId));
-				const finished = new Set(idsOf(worker, 'worker-finished'));
-				const ran = idsOf(worker, 'worker-started').filter((id) => burstIds.includes(id));
-				const startedAfter = worker.events.filter(
-					(x) => x.kind === 'worker-started' && x.at > r.signalledAt,
-				);
-				report(
-					`SIGTERM: ${worker.name} (pid ${worker.pid}) signalled ${r.into} s into a burst of ${r.cases.length} executions, running ${running.length} (${JSON.stringify(running)}); it exited ${exit ? `with code ${exit.code}, signal ${exit.signal}` : '(not within 60 s)'} ${((Date.now() - r.signalledAt) / 1000).toFixed(1)} s after the signal`,
-				);
-				report(
-					`SIGTERM: ${worker.name} ran ${ran.length} executions of this burst (${startedAfter.length} logged as started after the signal: jobs it had already taken), finished ${ran.filter((id) => finished.has(id)).length} of them`,
-				);
-				report(
-					`SIGTERM: executions enqueued ${burstIds.length}, responses 200 ${okIds.length}/${r.cases.length}; requests seen ${ledger.length} (expected ${s.pagesOf(r.cases)}), duplicates ${s.duplicateRequests(ledger).length}; executions per worker ${JSON.stringify(e.stack.countByWorker(okIds))}`,
-				);
+suite('queue mode: workers stopped mid-burst', () => {
+	/**
+	 * Starts a burst of 24 executions and signals `workerName` once `caught` holds for it.
+	 * @param {string} prefix
+	 * @param {string} workerName
+	 * @param {NodeJS.Signals} signal
+	 * @param {(w: import('../harness/queue/n8nProcess').N8nProcess) => boolean} caught
+	 */
+	async function signalMidBurst(prefix, workerName, signal, caught) {
+		const worker = /** @type {import('../harness/queue/n8nProcess').N8nProcess} */ (
+			e.stack.workers.find((w) => w.name === workerName)
+		);
+		const cases = s.makeCases(prefix, 24);
+		await prepare(cases);
+		e.proxy.setDelay(700);
+		e.proxy.resetStats();
+		const before = env.enqueuedIds(e.stack);
+		const t0 = Date.now();
+		const pending = env.burst(e.stack, cases);
+		const wasCaught = await waitFor(() => caught(worker), 60_000, 50);
+		const running = runningOn(worker);
+		const callsInFlight = e.proxy.stats().inFlight;
+		await worker.signal(signal);
+		const signalledAt = Date.now();
+		const answers = await pending;
+		const answeredMs = Date.now() - signalledAt;
+		await waitFor(() => worker.exitStatus() !== undefined, signal === 'SIGTERM' ? 60_000 : 0);
+		e.proxy.setDelay(100);
+		const { requests: ledger } = await e.service.ledger();
+		const burstIds = [...env.enqueuedIds(e.stack)].filter((id) => !before.has(id));
+		const into = ((signalledAt - t0) / 1000).toFixed(1);
+		return {
+			worker,
+			cases,
+			wasCaught,
+			running,
+			callsInFlight,
+			signalledAt,
+			answers,
+			answeredMs,
+			ledger,
+			burstIds,
+			into,
+		};
+	}
 
-				expect(r.wasCaught).toBe(true);
-				expect(exit?.code).toBe(0);
-				// It took nothing new after the signal (what it logged as started afterwards fits in what it
-				// held: --concurrency jobs at most), and every execution it had, it finished ...
-				expect(startedAfter.length).toBeLessThanOrEqual(env.CONCURRENCY - running.length);
-				for (const id of ran) expect(finished.has(id)).toBe(true);
-				// ... and every execution of the burst was answered, exactly right, with one call per page.
-				expect(burstIds).toHaveLength(r.cases.length);
-				expect(s.checkAnswers(answers)).toEqual([]);
-				expect(new Set(okIds).size).toBe(r.cases.length);
-				expect(s.checkLedger(r.cases, ledger)).toEqual([]);
-				expect(s.duplicateRequests(ledger)).toEqual([]);
-			});
+	test('a worker stopped with SIGTERM mid-burst finishes its running executions; nothing is lost', async () => {
+		const r = await signalMidBurst(
+			'queue term',
+			'worker-3',
+			'SIGTERM',
+			(w) => runningOn(w).length >= 2,
+		);
+		const { worker, running, answers, ledger, burstIds } = r;
+		const exit = worker.exitStatus();
+		const okIds = answers.filter((a) => a.status === 200).map((a) => String(a.executionId));
+		const finished = new Set(idsOf(worker, 'worker-finished'));
+		const ran = idsOf(worker, 'worker-started').filter((id) => burstIds.includes(id));
+		const startedAfter = worker.events.filter(
+			(x) => x.kind === 'worker-started' && x.at > r.signalledAt,
+		);
+		report(
+			`SIGTERM: ${worker.name} (pid ${worker.pid}) signalled ${r.into} s into a burst of ${r.cases.length} executions, running ${running.length} (${JSON.stringify(running)}); it exited ${exit ? `with code ${exit.code}, signal ${exit.signal}` : '(not within 60 s)'} ${((Date.now() - r.signalledAt) / 1000).toFixed(1)} s after the signal`,
+		);
+		report(
+			`SIGTERM: ${worker.name} ran ${ran.length} executions of this burst (${startedAfter.length} logged as started after the signal: jobs it had already taken), finished ${ran.filter((id) => finished.has(id)).length} of them`,
+		);
+		report(
+			`SIGTERM: executions enqueued ${burstIds.length}, responses 200 ${okIds.length}/${r.cases.length}; requests seen ${ledger.length} (expected ${s.pagesOf(r.cases)}), duplicates ${s.duplicateRequests(ledger).length}; executions per worker ${JSON.stringify(e.stack.countByWorker(okIds))}`,
+		);
 
-			test('a worker killed with SIGKILL mid-burst: its executions fail and are not run again; no call is made twice', async () => {
-				expect(
-					e.stack.workers.filter((w) => w.name !== 'worker-2' && !w.exitStatus()).length,
-				).toBeGreaterThan(0); // someone must take the queue and notice the stall
-				// Killed while it runs at least two executions, one of them for long enough (each page
-				// takes at least 0.7 s) to be in the middle of its pages: paid calls made, more to come.
-				const caught = (/** @type {any} */ w) =>
-					runningOn(w).length >= 2 && longestRunningMs(w) >= 1_200;
-				const r = await signalMidBurst('queue kill', 'worker-2', 'SIGKILL', caught);
-				const { worker, answers, ledger, burstIds, running } = r;
-				// Bull hands a worker up to --concurrency jobs at once: the lost ones are those it held,
-				// logged as started or taken but not started yet.
-				const [ok, failed] = [
-					answers.filter((a) => a.status === 200),
-					answers.filter((a) => a.status !== 200),
-				];
-				const okIds = new Set(ok.map((a) => String(a.executionId)));
-				const lostIds = burstIds.filter((id) => !okIds.has(id));
-				const lostStarted = lostIds.filter((id) => started(worker, id));
-				const reRun = lostIds.filter((id) =>
-					e.stack.workers.some((w) => w !== worker && started(w, id)),
-				);
-				const lost = await Promise.all(
-					lostIds.map((id) => e.stack.waitForExecutionEnd(id, 60_000)),
-				);
-				const lostCases = failed.map((a) => a.c);
-				const lostCalls = lostCases.flatMap((c) => s.recordsOf(ledger, c));
-				const endedAfterMs = Math.max(
-					...lost
-						.map((x) => Date.parse(x?.stoppedAt ?? '') - r.signalledAt)
-						.filter((ms) => !Number.isNaN(ms)),
-				);
-				const { STALL } = env;
-				report(
-					`SIGKILL: ${worker.name} (pid ${worker.pid}) killed ${r.into} s into a burst of ${r.cases.length} executions, running ${running.length} ${JSON.stringify(running)} (service calls in flight on all workers: ${r.callsInFlight}); the lost executions were marked failed ${(endedAfterMs / 1000).toFixed(1)} s and every caller answered ${(r.answeredMs / 1000).toFixed(1)} s after the kill (job lock ${STALL.lockDurationMs / 1000} s, stall check every ${STALL.stalledIntervalMs / 1000} s)`,
-				);
-				report(
-					`SIGKILL: executions enqueued ${burstIds.length}; lost ${lostIds.length} ${JSON.stringify(lostIds)} (${lostStarted.length} started on ${worker.name}, ${lostIds.length - lostStarted.length} taken by it but not started); stored as ${JSON.stringify(lost.map((x) => x?.status))}; run again by another worker: ${reRun.length}`,
-				);
-				report(
-					`SIGKILL: their callers got HTTP ${JSON.stringify(failed.map((a) => a.status))} ${JSON.stringify(failed[0]?.items).slice(0, 120)}`,
-				);
-				report(
-					`SIGKILL: paid calls the lost executions had made: ${lostCalls.length} of their ${s.pagesOf(lostCases)} pages (${s.credits(lostCalls)} credits; answers the killed worker never read: ${e.proxy.stats().undelivered}); duplicate requests in the whole ledger: ${s.duplicateRequests(ledger).length}`,
-				);
-				report(
-					`SIGKILL: the other ${ok.length} executions: all 200 and exact; requests seen ${ledger.length - lostCalls.length} (expected ${s.pagesOf(ok.map((a) => a.c))}); executions per worker ${JSON.stringify(e.stack.countByWorker([...okIds]))}`,
-				);
+		expect(r.wasCaught).toBe(true);
+		expect(exit?.code).toBe(0);
+		// It took nothing new after the signal (what it logged as started afterwards fits in what it
+		// held: --concurrency jobs at most), and every execution it had, it finished ...
+		expect(startedAfter.length).toBeLessThanOrEqual(env.CONCURRENCY - running.length);
+		for (const id of ran) expect(finished.has(id)).toBe(true);
+		// ... and every execution of the burst was answered, exactly right, with one call per page.
+		expect(burstIds).toHaveLength(r.cases.length);
+		expect(s.checkAnswers(answers)).toEqual([]);
+		expect(new Set(okIds).size).toBe(r.cases.length);
+		expect(s.checkLedger(r.cases, ledger)).toEqual([]);
+		expect(s.duplicateRequests(ledger)).toEqual([]);
+	});
 
-				expect(r.wasCaught).toBe(true);
-				expect(burstIds).toHaveLength(r.cases.length);
-				// n8n: the killed worker's executions fail, and are not run again (no retry, no second run).
-				expect(lostIds.length).toBeGreaterThanOrEqual(1);
-				expect(failed).toHaveLength(lostIds.length);
-				for (const id of running) expect(okIds.has(id) || lostIds.includes(id)).toBe(true);
-				for (const x of lost) expect(['crashed', 'error']).toContain(x?.status);
-				expect(reRun).toEqual([]);
-				// The node: never a call twice, never more calls than pages; every other execution exact.
-				expect(s.duplicateRequests(ledger)).toEqual([]);
-				for (const c of lostCases)
-					expect(s.recordsOf(ledger, c).length).toBeLessThanOrEqual(s.expectedPages(c).length);
-				expect(s.checkAnswers(ok)).toEqual([]);
-				expect(
-					s.checkLedger(
-						ok.map((a) => a.c),
-						ledger,
-					),
-				).toEqual([]);
-			});
-		});
-	},
-);
+	/**
+	 * What a SIGKILL lost. Bull hands a worker up to --concurrency jobs at once: the lost ones are
+	 * those it held, logged as started or taken but not started yet.
+	 * @param {Awaited<ReturnType<typeof signalMidBurst>>} r
+	 */
+	async function lostOnKill({ worker, answers, ledger, burstIds, signalledAt }) {
+		const [ok, failed] = [
+			answers.filter((a) => a.status === 200),
+			answers.filter((a) => a.status !== 200),
+		];
+		const okIds = new Set(ok.map((a) => String(a.executionId)));
+		const lostIds = burstIds.filter((id) => !okIds.has(id));
+		const lostStarted = lostIds.filter((id) => started(worker, id));
+		const reRun = lostIds.filter((id) =>
+			e.stack.workers.some((w) => w !== worker && started(w, id)),
+		);
+		const lost = await Promise.all(lostIds.map((id) => e.stack.waitForExecutionEnd(id, 60_000)));
+		const lostCases = failed.map((a) => a.c);
+		const lostCalls = lostCases.flatMap((c) => s.recordsOf(ledger, c));
+		const stoppedAfter = lost.map((x) => Date.parse(x?.stoppedAt ?? '') - signalledAt);
+		const endedAfterMs = Math.max(...stoppedAfter.filter((ms) => !Number.isNaN(ms)));
+		return {
+			ok,
+			failed,
+			okIds,
+			lostIds,
+			lostStarted,
+			reRun,
+			lost,
+			lostCases,
+			lostCalls,
+			endedAfterMs,
+		};
+	}
+
+	test('a worker killed with SIGKILL mid-burst: its executions fail and are not run again; no call is made twice', async () => {
+		expect(
+			e.stack.workers.filter((w) => w.name !== 'worker-2' && !w.exitStatus()).length,
+		).toBeGreaterThan(0); // someone must take the queue and notice the stall
+		// Killed while it runs at least two executions, one of them for long enough (each page
+		// takes at least 0.7 s) to be in the middle of its pages: paid calls made, more to come.
+		const caught = (/** @type {any} */ w) =>
+			runningOn(w).length >= 2 && longestRunningMs(w) >= 1_200;
+		const r = await signalMidBurst('queue kill', 'worker-2', 'SIGKILL', caught);
+		const { worker, ledger, burstIds, running } = r;
+		const {
+			ok,
+			failed,
+			okIds,
+			lostIds,
+			lostStarted,
+			reRun,
+			lost,
+			lostCases,
+			lostCalls,
+			endedAfterMs,
+		} = await lostOnKill(r);
+		const { STALL } = env;
+		report(
+			`SIGKILL: ${worker.name} (pid ${worker.pid}) killed ${r.into} s into a burst of ${r.cases.length} executions, running ${running.length} ${JSON.stringify(running)} (service calls in flight on all workers: ${r.callsInFlight}); the lost executions were marked failed ${(endedAfterMs / 1000).toFixed(1)} s and every caller answered ${(r.answeredMs / 1000).toFixed(1)} s after the kill (job lock ${STALL.lockDurationMs / 1000} s, stall check every ${STALL.stalledIntervalMs / 1000} s)`,
+		);
+		report(
+			`SIGKILL: executions enqueued ${burstIds.length}; lost ${lostIds.length} ${JSON.stringify(lostIds)} (${lostStarted.length} started on ${worker.name}, ${lostIds.length - lostStarted.length} taken by it but not started); stored as ${JSON.stringify(lost.map((x) => x?.status))}; run again by another worker: ${reRun.length}`,
+		);
+		report(
+			`SIGKILL: their callers got HTTP ${JSON.stringify(failed.map((a) => a.status))} ${JSON.stringify(failed[0]?.items).slice(0, 120)}`,
+		);
+		report(
+			`SIGKILL: paid calls the lost executions had made: ${lostCalls.length} of their ${s.pagesOf(lostCases)} pages (${s.credits(lostCalls)} credits; answers the killed worker never read: ${e.proxy.stats().undelivered}); duplicate requests in the whole ledger: ${s.duplicateRequests(ledger).length}`,
+		);
+		report(
+			`SIGKILL: the other ${ok.length} executions: all 200 and exact; requests seen ${ledger.length - lostCalls.length} (expected ${s.pagesOf(ok.map((a) => a.c))}); executions per worker ${JSON.stringify(e.stack.countByWorker([...okIds]))}`,
+		);
+
+		expect(r.wasCaught).toBe(true);
+		expect(burstIds).toHaveLength(r.cases.length);
+		// n8n: the killed worker's executions fail, and are not run again (no retry, no second run).
+		expect(lostIds.length).toBeGreaterThanOrEqual(1);
+		expect(failed).toHaveLength(lostIds.length);
+		for (const id of running) expect(okIds.has(id) || lostIds.includes(id)).toBe(true);
+		for (const x of lost) expect(['crashed', 'error']).toContain(x?.status);
+		expect(reRun).toEqual([]);
+		// The node: never a call twice, never more calls than pages; every other execution exact.
+		expect(s.duplicateRequests(ledger)).toEqual([]);
+		for (const c of lostCases)
+			expect(s.recordsOf(ledger, c).length).toBeLessThanOrEqual(s.expectedPages(c).length);
+		expect(s.checkAnswers(ok)).toEqual([]);
+		expect(
+			s.checkLedger(
+				ok.map((a) => a.c),
+				ledger,
+			),
+		).toEqual([]);
+	});
+});
 
 if (skipReason && !process.env.CI) test.skip(skipReason, () => {});

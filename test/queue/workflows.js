@@ -6,6 +6,7 @@ const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 const { REPO_ROOT } = require('../harness/packageTarball');
+const { PRICE } = require('./scenarios');
 
 const SEARCH = 'n8n-nodes-sound-search.soundSearch';
 const CREDENTIAL = {
@@ -117,7 +118,8 @@ const trendTrigger = chain('QueueTrendTrig01', 'Queue test: new sounds trigger',
 
 /**
  * The scheduled example as a user would publish it, with two settings adapted to the test: the
- * schedule fires every 10 seconds instead of daily, and the CSV goes where workers may write.
+ * schedule fires every 10 seconds instead of daily, and the CSV goes where workers may write;
+ * with what a run must do (rows, service requests, credits), from the example's settings.
  * @param {string} outputFolder
  */
 function scheduledExample(outputFolder) {
@@ -137,7 +139,23 @@ function scheduledExample(outputFolder) {
 	const values = Object.fromEntries(assignments.map((/** @type {any} */ a) => [a.name, a.value]));
 	if (values.outputFolder !== outputFolder)
 		throw new Error(`${EXAMPLE_FILE}: no "outputFolder" setting`);
-	return { workflow: { ...workflow, id: 'QueueTrendSched1' }, values, searchNode };
+	const list = (/** @type {string} */ text) =>
+		text
+			.split(',')
+			.map((x) => x.trim())
+			.filter(Boolean);
+	const [keywords, platforms, perSearch] = [
+		list(values.keywords),
+		list(values.platforms),
+		Number(values.soundsPerSearch),
+	];
+	const pages = Math.ceil(perSearch / Number(searchNode.parameters?.options?.pageSize ?? 50));
+	const expected = {
+		rows: keywords.length * platforms.length * perSearch,
+		requests: keywords.length * platforms.length * pages,
+		credits: keywords.length * platforms.reduce((sum, p) => sum + PRICE[p] * pages, 0),
+	};
+	return { workflow: { ...workflow, id: 'QueueTrendSched1' }, keywords, expected };
 }
 
 module.exports = { CREDENTIAL, searchWorkflow, keywordList, trendTrigger, scheduledExample };
