@@ -3,19 +3,15 @@
 # PostgreSQL). Used by the queue-mode suite (test/queue/, through test/harness/queue/) and
 # by hand:
 #
-#   bash scripts/queue-env.sh install     # install what is missing (Debian's redis-server and
-#                                         # PostgreSQL); prints REDIS_SERVER=... and PG_BIN=...
-#   bash scripts/queue-env.sh check       # the same without installing (exit 3 when missing)
-#   bash scripts/queue-env.sh up [N]      # bring a whole environment up for exploration: private
-#                                         # Redis and PostgreSQL, the reference service, n8n main
-#                                         # and N workers (default 2) with the packed package
-#                                         # installed in every process's user folder; prints
-#                                         # the URLs; Ctrl-C (or SIGTERM) tears everything down.
-#   bash scripts/queue-env.sh up 1 --smoke  # the same, torn down as soon as it is up (exit 0)
+#   bash scripts/queue-env.sh install   # install what is missing (Debian's redis-server and
+#                                       # PostgreSQL); prints REDIS_SERVER=... and PG_BIN=...
+#   bash scripts/queue-env.sh check     # the same without installing (exit 3 when missing)
+#   bash scripts/queue-env.sh up [N]    # private Redis and PostgreSQL, the reference service, a
+#                                       # main and N workers (default 2); prints the URLs; Ctrl-C
+#                                       # tears it down (add --smoke: torn down once it is up)
 #
-# Exit codes of install/check: 0 ready; 3 Redis or PostgreSQL is missing and cannot be installed
-# here (not root and no password-less sudo, or apt-get could not install it); the test suite then
-# skips with that message. Anything else is a real failure.
+# install/check exit 3 when Redis or PostgreSQL is missing and cannot be installed here (not root
+# and no password-less sudo, or apt-get failed): the test suite then skips with that message.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo_root="$(cd "$here/.." && pwd)"

@@ -331,51 +331,40 @@ suite('queue mode: workers stopped mid-burst', () => {
 			runningOn(w).length >= 2 && longestRunningMs(w) >= 1_200;
 		const r = await signalMidBurst('queue kill', 'worker-2', 'SIGKILL', caught);
 		const { worker, ledger, burstIds, running } = r;
-		const {
-			ok,
-			failed,
-			okIds,
-			lostIds,
-			lostStarted,
-			reRun,
-			lost,
-			lostCases,
-			lostCalls,
-			endedAfterMs,
-		} = await lostOnKill(r);
+		const l = await lostOnKill(r);
 		const { STALL } = env;
 		report(
-			`SIGKILL: ${worker.name} (pid ${worker.pid}) killed ${r.into} s into a burst of ${r.cases.length} executions, running ${running.length} ${JSON.stringify(running)} (service calls in flight on all workers: ${r.callsInFlight}); the lost executions were marked failed ${(endedAfterMs / 1000).toFixed(1)} s and every caller answered ${(r.answeredMs / 1000).toFixed(1)} s after the kill (job lock ${STALL.lockDurationMs / 1000} s, stall check every ${STALL.stalledIntervalMs / 1000} s)`,
+			`SIGKILL: ${worker.name} (pid ${worker.pid}) killed ${r.into} s into a burst of ${r.cases.length} executions, running ${running.length} ${JSON.stringify(running)} (service calls in flight on all workers: ${r.callsInFlight}); the lost executions were marked failed ${(l.endedAfterMs / 1000).toFixed(1)} s and every caller answered ${(r.answeredMs / 1000).toFixed(1)} s after the kill (job lock ${STALL.lockDurationMs / 1000} s, stall check every ${STALL.stalledIntervalMs / 1000} s)`,
 		);
 		report(
-			`SIGKILL: executions enqueued ${burstIds.length}; lost ${lostIds.length} ${JSON.stringify(lostIds)} (${lostStarted.length} started on ${worker.name}, ${lostIds.length - lostStarted.length} taken by it but not started); stored as ${JSON.stringify(lost.map((x) => x?.status))}; run again by another worker: ${reRun.length}`,
+			`SIGKILL: executions enqueued ${burstIds.length}; lost ${l.lostIds.length} ${JSON.stringify(l.lostIds)} (${l.lostStarted.length} started on ${worker.name}, ${l.lostIds.length - l.lostStarted.length} taken by it but not started); stored as ${JSON.stringify(l.lost.map((x) => x?.status))}; run again by another worker: ${l.reRun.length}`,
 		);
 		report(
-			`SIGKILL: their callers got HTTP ${JSON.stringify(failed.map((a) => a.status))} ${JSON.stringify(failed[0]?.items).slice(0, 120)}`,
+			`SIGKILL: their callers got HTTP ${JSON.stringify(l.failed.map((a) => a.status))} ${JSON.stringify(l.failed[0]?.items).slice(0, 120)}`,
 		);
 		report(
-			`SIGKILL: paid calls the lost executions had made: ${lostCalls.length} of their ${s.pagesOf(lostCases)} pages (${s.credits(lostCalls)} credits; answers the killed worker never read: ${e.proxy.stats().undelivered}); duplicate requests in the whole ledger: ${s.duplicateRequests(ledger).length}`,
+			`SIGKILL: paid calls the lost executions had made: ${l.lostCalls.length} of their ${s.pagesOf(l.lostCases)} pages (${s.credits(l.lostCalls)} credits; answers the killed worker never read: ${e.proxy.stats().undelivered}); duplicate requests in the whole ledger: ${s.duplicateRequests(ledger).length}`,
 		);
 		report(
-			`SIGKILL: the other ${ok.length} executions: all 200 and exact; requests seen ${ledger.length - lostCalls.length} (expected ${s.pagesOf(ok.map((a) => a.c))}); executions per worker ${JSON.stringify(e.stack.countByWorker([...okIds]))}`,
+			`SIGKILL: the other ${l.ok.length} executions: all 200 and exact; requests seen ${ledger.length - l.lostCalls.length} (expected ${s.pagesOf(l.ok.map((a) => a.c))}); executions per worker ${JSON.stringify(e.stack.countByWorker([...l.okIds]))}`,
 		);
 
 		expect(r.wasCaught).toBe(true);
 		expect(burstIds).toHaveLength(r.cases.length);
 		// n8n: the killed worker's executions fail, and are not run again (no retry, no second run).
-		expect(lostIds.length).toBeGreaterThanOrEqual(1);
-		expect(failed).toHaveLength(lostIds.length);
-		for (const id of running) expect(okIds.has(id) || lostIds.includes(id)).toBe(true);
-		for (const x of lost) expect(['crashed', 'error']).toContain(x?.status);
-		expect(reRun).toEqual([]);
+		expect(l.lostIds.length).toBeGreaterThanOrEqual(1);
+		expect(l.failed).toHaveLength(l.lostIds.length);
+		for (const id of running) expect(l.okIds.has(id) || l.lostIds.includes(id)).toBe(true);
+		for (const x of l.lost) expect(['crashed', 'error']).toContain(x?.status);
+		expect(l.reRun).toEqual([]);
 		// The node: never a call twice, never more calls than pages; every other execution exact.
 		expect(s.duplicateRequests(ledger)).toEqual([]);
-		for (const c of lostCases)
+		for (const c of l.lostCases)
 			expect(s.recordsOf(ledger, c).length).toBeLessThanOrEqual(s.expectedPages(c).length);
-		expect(s.checkAnswers(ok)).toEqual([]);
+		expect(s.checkAnswers(l.ok)).toEqual([]);
 		expect(
 			s.checkLedger(
-				ok.map((a) => a.c),
+				l.ok.map((a) => a.c),
 				ledger,
 			),
 		).toEqual([]);

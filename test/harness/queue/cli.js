@@ -6,7 +6,6 @@
 // up until Ctrl-C, SIGTERM or M minutes (default 60), then tears everything down. --smoke tears
 // down as soon as everything is up (exit 0): a check that the command works.
 
-const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 const { packageTarball, REPO_ROOT } = require('../packageTarball');
@@ -15,19 +14,11 @@ const { startQueueStack } = require('./stack');
 
 const log = (/** @type {string} */ line) => console.log(`[queue-env] ${line}`);
 
-/** The workflows of examples/ (an id derived from the file when one has none). */
+/** The workflows of examples/ (n8n gives each an id). */
 function examples() {
 	const dir = path.join(REPO_ROOT, 'examples');
-	return fs
-		.readdirSync(dir)
-		.filter((file) => file.endsWith('.json'))
-		.flatMap((file) => {
-			const parsed = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8'));
-			const hash = (/** @type {number} */ i) => crypto.createHash('sha256').update(`${file}#${i}`);
-			return [parsed]
-				.flat()
-				.map((w, i) => ({ ...w, id: w.id ?? hash(i).digest('hex').slice(0, 16) }));
-		});
+	const files = fs.readdirSync(dir).filter((file) => file.endsWith('.json'));
+	return files.flatMap((file) => JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')));
 }
 
 /** @param {string[]} argv */
