@@ -1,20 +1,17 @@
 #!/usr/bin/env bash
 # The queue-mode test environment (n8n's "queue mode": a main instance, Redis, workers, a shared
-# PostgreSQL). Used by the queue-mode suite (test/queue/, through test/harness/queueStack.js) and
+# PostgreSQL). Used by the queue-mode suite (test/queue/, through test/harness/queue/) and
 # by hand:
 #
-#   bash scripts/queue-env.sh install     # install what is missing (Debian's redis-server and
-#                                         # PostgreSQL); prints REDIS_SERVER=... and PG_BIN=...
-#   bash scripts/queue-env.sh check       # the same without installing (exit 3 when missing)
-#   bash scripts/queue-env.sh up [N]      # bring a whole environment up for exploration: private
-#                                         # Redis and PostgreSQL, the reference service, n8n main
-#                                         # and N workers (default 2) with the packed package
-#                                         # installed in every process's user folder; prints
-#                                         # the URLs; Ctrl-C (or SIGTERM) tears everything down.
+#   bash scripts/queue-env.sh install   # install what is missing (Debian's redis-server and
+#                                       # PostgreSQL); prints REDIS_SERVER=... and PG_BIN=...
+#   bash scripts/queue-env.sh check     # the same without installing (exit 3 when missing)
+#   bash scripts/queue-env.sh up [N]    # private Redis and PostgreSQL, the reference service, a
+#                                       # main and N workers (default 2); prints the URLs; Ctrl-C
+#                                       # tears it down (add --smoke: torn down once it is up)
 #
-# Exit codes of install/check: 0 ready; 3 Redis or PostgreSQL is missing and cannot be installed
-# here (not root and no password-less sudo, or apt-get could not install it); the test suite then
-# skips with that message. Anything else is a real failure.
+# install/check exit 3 when Redis or PostgreSQL is missing and cannot be installed here (not root
+# and no password-less sudo, or apt-get failed): the test suite then skips with that message.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo_root="$(cd "$here/.." && pwd)"
@@ -102,10 +99,10 @@ case "${1:-install}" in
     source "$repo_root/scripts/node24.sh"
     bash "$repo_root/n8n-host/install.sh"
     cd "$repo_root"
-    exec node test/harness/queueStack.js up --workers "${2:-2}"
+    exec node test/harness/queue/cli.js up --workers "${2:-2}" "${@:3}"
     ;;
   *)
-    echo "usage: bash scripts/queue-env.sh [install|check|up [workers]]" >&2
+    echo "usage: bash scripts/queue-env.sh [install|check|up [workers] [--smoke]]" >&2
     exit 2
     ;;
 esac

@@ -1,0 +1,145 @@
+'use strict';
+
+// Where a queue-mode main or worker is started: `n8n start` or `n8n worker` of the pinned n8n,
+// through the same supervisor and environment as every other n8n process of the harness
+// (../n8n.js), plus its queue events parsed from its JSON log lines (./events.js).
+
+const path = require('node:path');
+const waitOn = require('wait-on');
+const { getFreePort, n8nEnv, superviseN8n } = require('../n8n');
+const { parseQueueEvent } = require('./events');
+
+// n8n's own drain window on SIGTERM (N8N_GRACEFUL_SHUTDOWN_TIMEOUT, seconds); the supervisor
+// SIGKILLs the process group if n8n is still there some seconds after it.
+const N8N_SHUTDOWN_SECONDS = 20;
+const STOP_GRACE_MS = (N8N_SHUTDOWN_SECONDS + 8) * 1000;
+const HOST_NAME_JS = path.join(__dirname, 'hostName.js');
+
+/**
+ * @typedef {{ code: number | null, signal: string | null }} Exit
+ * @typedef {object} N8nProcess
+ * @property {'main' | 'worker'} role
+ * @property {string} name e.g. 'main', 'worker-1'
+ * @property {string} hostName the host name n8n sees (queue-<name>)
+ * @property {string} userFolder its own user folder (the package is installed in it)
+ * @property {number} pid n8n's own pid
+ * @property {number} supervisorPid leader of its process group
+ * @property {string} url main: its URL; worker: its health server's URL
+ * @property {import('./events').QueueEvent[]} events queue events it logged, in order
+ * @property {() => string} logs the tail of its output
+ * @property {(signal: NodeJS.Signals) => Promise<boolean>} signal to n8n itself (a test's
+ *   SIGTERM or SIGKILL); false if it had already exited
+ * @property {Promise<Exit>} exited
+ * @property {() => Exit | undefined} exitStatus
+ * @property {() => Promise<unknown>} stop
+ */
+
+/**
+ * @param {object} options
+ * @param {'main' | 'worker'} options.role
+ * @param {string} options.name
+ * @param {string} options.userFolder
+ * @param {Record<string, string | undefined>} options.env queue mode, Redis, PostgreSQL
+ * @param {number} options.concurrency jobs per worker at a time
+ * @param {number} options.readyTimeoutMs
+ * @param {(p: { name: string, supervisorPid: number, stop: () => Promise<unknown> }) => void} options.track
+ * @returns {Promise<N8nProcess>}
+ */
+async function startN8nProcess({
+	role,
+	name,
+	userFolder,
+	env,
+	concurrency,
+	readyTimeoutMs,
+	track,
+}) {
+	const [port, brokerPort, healthPort] = [
+		await getFreePort(),
+		await getFreePort(),
+		await getFreePort(),
+	];
+	const hostName = `queue-${name}`;
+	const extra = {
+		...env,
+		N8N_GRACEFUL_SHUTDOWN_TIMEOUT: String(N8N_SHUTDOWN_SECONDS),
+		NODE_OPTIONS: `--require=${HOST_NAME_JS}`,
+		QUEUE_HOST_NAME: hostName,
+		...(role === 'worker' && {
+			QUEUE_HEALTH_CHECK_ACTIVE: 'true',
+			QUEUE_HEALTH_CHECK_PORT: String(healthPort),
+			N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
+		}),
+	};
+	const args = role === 'main' ? ['start'] : ['worker', `--concurrency=${concurrency}`];
+	const run = superviseN8n(args, n8nEnv(userFolder, port, brokerPort, extra), userFolder, {
+		tailOnly: true,
+		graceMs: STOP_GRACE_MS,
+	});
+	const stop = () => run.stop(STOP_GRACE_MS);
+	track({ name, supervisorPid: /** @type {number} */ (run.supervisor.pid), stop });
+	/** @type {import('./events').QueueEvent[]} */
+	const events = [];
+	onLines(run.supervisor, (line) => {
+		const event = parseQueueEvent(line);
+		if (event) events.push(event);
+	});
+	/** @type {Exit | undefined} */
+	let exit;
+	void run.exited.then((e) => (exit = e));
+	const logs = () => `${run.stdout()}\n${run.stderr()}`;
+	const url = `http://127.0.0.1:${role === 'main' ? port : healthPort}`;
+	const resources = [`${url.replace('http:', 'http-get:')}/healthz/readiness`];
+	const ready = waitOn({ resources, timeout: readyTimeoutMs, interval: 500 });
+	const died = run.exited.then((e) => {
+		throw new Error(`n8n ${role} ${name} exited while starting (${JSON.stringify(e)})\n${logs()}`);
+	});
+	await Promise.race([ready, died]).catch((error) => {
+		throw new Error(`n8n ${role} ${name}: ${error.message}\n${logs().slice(-6000)}`);
+	});
+	const pid = await run.childPid;
+	/** @param {NodeJS.Signals} signal */
+	const signal = async (signal) => {
+		if (exit) return false;
+		try {
+			return process.kill(pid, signal);
+		} catch {
+			return false;
+		}
+	};
+	const supervisorPid = /** @type {number} */ (run.supervisor.pid);
+	const exitStatus = () => exit;
+	return {
+		role,
+		name,
+		hostName,
+		userFolder,
+		pid,
+		supervisorPid,
+		url,
+		events,
+		logs,
+		signal,
+		exited: run.exited,
+		exitStatus,
+		stop,
+	};
+}
+
+/**
+ * Calls back with every complete line the process writes (n8n logs to stdout and stderr).
+ * @param {import('node:child_process').ChildProcess} child
+ * @param {(line: string) => void} onLine
+ */
+function onLines(child, onLine) {
+	for (const stream of [child.stdout, child.stderr]) {
+		let partial = '';
+		stream?.on('data', (/** @type {string} */ chunk) => {
+			const lines = (partial + chunk).split('\n');
+			partial = /** @type {string} */ (lines.pop());
+			lines.forEach(onLine);
+		});
+	}
+}
+
+module.exports = { startN8nProcess, N8N_SHUTDOWN_SECONDS };
