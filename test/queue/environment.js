@@ -7,7 +7,7 @@
 const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
-const { startQueueStack, startDelayProxy, idsOf } = require('../harness/queueStack');
+const { startQueueStack, startDelayProxy, idsOf } = require('../harness/queue');
 const { packageTarball } = require('../harness/packageTarball');
 const { startReferenceService } = require('../harness/referenceService');
 const { SERVICE_KEY } = require('./scenarios');

@@ -11,7 +11,7 @@ const {
 	longestRunningMs,
 	idsOf,
 	started,
-} = require('../harness/queueStack');
+} = require('../harness/queue');
 const n8n = require('../harness/n8n');
 const env = require('./environment');
 const s = require('./scenarios');

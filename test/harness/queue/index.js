@@ -3,8 +3,8 @@
 // The queue-mode stack, one module per component under test/harness/queue/ (stack.js composes
 // them; n8nProcess.js starts a main or a worker).
 module.exports = {
-	...require('./queue/stack'),
-	...require('./queue/prerequisites'),
-	...require('./queue/delayProxy'),
-	...require('./queue/events'),
+	...require('./stack'),
+	...require('./prerequisites'),
+	...require('./delayProxy'),
+	...require('./events'),
 };

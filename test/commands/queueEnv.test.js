@@ -1,0 +1,17 @@
+'use strict';
+
+// `bash scripts/queue-env.sh up [N]`, as the README gives it, in its smoke form: the reference
+// service, Redis, PostgreSQL, an n8n main and one worker with the examples, addresses printed,
+// then everything torn down by pid.
+const { runToEnd } = require('./run');
+
+test('bash scripts/queue-env.sh up 1 brings queue mode up with a worker, then tears it down', async () => {
+	const { code, output } = await runToEnd('bash scripts/queue-env.sh up 1 --smoke', {
+		timeoutMs: 200_000,
+	});
+
+	expect(output).toMatch(/\[queue-env\] n8n main: http:\/\/127\.0\.0\.1:\d+ \(pid \d+\)/);
+	expect(output).toMatch(/\[queue-env\] worker-1: pid \d+/);
+	expect(output).toContain('[queue-env] stopped');
+	expect(code).toBe(0);
+});
