@@ -5,8 +5,7 @@
 const { markdownTable } = require('markdown-table');
 
 /** @param {number} digits */
-const fixed = (digits) => (/** @type {number} */ x) =>
-	Number.isFinite(x) ? x.toFixed(digits) : 'n/a';
+const fixed = (digits) => (x) => (Number.isFinite(x) ? x.toFixed(digits) : 'n/a');
 const [f0, f1, f2, f3] = [0, 1, 2, 3].map(fixed);
 /** @param {number} kb */
 const mib = (kb) => (Number.isFinite(kb) ? (kb / 1024).toFixed(0) : 'n/a');
@@ -37,7 +36,7 @@ const columns = (specs, rows) =>
 	);
 
 /** Paragraphs (strings, or nested lists of them) joined by blank lines; empty ones left out. */
-const blocks = (/** @type {any[]} */ ...parts) =>
+const blocks = (...parts) =>
 	parts
 		.flat(Infinity)
 		.filter((p) => typeof p === 'string' && p !== '')

@@ -17,7 +17,7 @@ async function openInspector(pid, port) {
 			const res = await fetch(`http://127.0.0.1:${port}/json/list`, {
 				signal: AbortSignal.timeout(1000),
 			});
-			const list = await res.json();
+			const list = /** @type {any[]} */ (await res.json());
 			const target = list.find((t) => t.webSocketDebuggerUrl);
 			if (target) return target.webSocketDebuggerUrl;
 		} catch {
@@ -133,7 +133,6 @@ function inclusive(profile, byId) {
 
 /**
  * Self time by bucket of a V8 CPU profile.
- * @returns {{ totalMs: number, buckets: Array<{ bucket: string, ms: number }> }}
  */
 function aggregate(profile) {
 	const byId = new Map(profile.nodes.map((n) => [n.id, n]));

@@ -8,7 +8,7 @@ const { summarize, median, linearFit, growthExponent } = require('../stats');
 /** @typedef {Record<string, any>} Row */
 
 /** Values of `key` of the rows that match `where`. */
-const pick = (/** @type {Row[]} */ rows, /** @type {Row} */ where, key = 'ms') =>
+const pick = (rows, where, key = 'ms') =>
 	rows.filter((r) => Object.entries(where).every(([k, v]) => r[k] === v)).map((r) => r[key]);
 
 /** Per-round figures; r holds the round's run of each variant. Per page unless said. */
@@ -32,7 +32,7 @@ function analyseTime(time) {
 	/** @type {Record<string, Record<string, ReturnType<typeof summarize>>>} */
 	const stats = {};
 	for (const v of time.variants) {
-		const of = (/** @type {string} */ key) => summarize(pick(runs, { variant: v }, key));
+		const of = (key) => summarize(pick(runs, { variant: v }, key));
 		stats[v] = {
 			ms: of('ms'),
 			n8nCpu: of('n8nCpuMs'),
@@ -40,10 +40,10 @@ function analyseTime(time) {
 			clientCpu: of('clientCpuMs'),
 		};
 	}
-	const rounds = [...new Set(runs.map((/** @type {Row} */ r) => r.round))];
+	const rounds = [...new Set(runs.map((r) => r.round))];
 	const perRound = rounds.map((round) => {
 		const byVariant = Object.fromEntries(
-			runs.filter((/** @type {Row} */ r) => r.round === round).map((r) => [r.variant, r]),
+			runs.filter((r) => r.round === round).map((r) => [r.variant, r]),
 		);
 		/** @type {Row} */
 		const out = { round };
@@ -58,16 +58,16 @@ function analyseTime(time) {
 }
 
 /** Rows by size of every variant of a series, and `fits` computed over them. */
-function series(/** @type {Row} */ phase, /** @type {(runs: Row[]) => Row} */ row, fits) {
+function series(phase, row, fits) {
 	/** @type {Record<string, any>} */
 	const out = {};
-	for (const v of [...new Set(phase.runs.map((/** @type {Row} */ r) => r.variant))]) {
-		const rows = phase.sizes.map((/** @type {number} */ size) => ({
+	for (const v of [...new Set(phase.runs.map((r) => r.variant))]) {
+		const rows = phase.sizes.map((size) => ({
 			size,
-			...row(phase.runs.filter((/** @type {Row} */ r) => r.variant === v && r.size === size)),
+			...row(phase.runs.filter((r) => r.variant === v && r.size === size)),
 		}));
-		const xs = rows.map((/** @type {Row} */ r) => r.size);
-		const ys = (/** @type {string} */ key) => rows.map((/** @type {Row} */ r) => r[key]);
+		const xs = rows.map((r) => r.size);
+		const ys = (key) => rows.map((r) => r[key]);
 		out[v] = { rows, ...fits(v, xs, ys) };
 	}
 	return out;
@@ -75,7 +75,7 @@ function series(/** @type {Row} */ phase, /** @type {(runs: Row[]) => Row} */ ro
 
 /** @param {Row} scale @param {number | undefined} noopMedianMs */
 function analyseScale(scale, noopMedianMs) {
-	const row = (/** @type {Row[]} */ runs) => ({
+	const row = (runs) => ({
 		pages: runs[0]?.pages,
 		items: runs.map((r) => r.items),
 		ms: median(runs.map((r) => r.ms)),
@@ -93,12 +93,10 @@ const OWN_BUCKET = 'n8n-nodes-sound-search (this package)';
 
 /** @param {Row} memory */
 function analyseMemory(memory) {
-	const row = (/** @type {Row[]} */ runs) => ({
+	const row = (runs) => ({
 		allocatedKb: median(runs.map((r) => r.allocatedKb)),
 		ownKb: median(
-			runs.map(
-				(r) => r.allocatedBuckets?.find((/** @type {Row} */ b) => b.bucket === OWN_BUCKET)?.kb ?? 0,
-			),
+			runs.map((r) => r.allocatedBuckets?.find((b) => b.bucket === OWN_BUCKET)?.kb ?? 0),
 		),
 		needKb: median(runs.map((r) => r.peakUsedKb - r.baseUsedKb)),
 		baseKb: median(runs.map((r) => r.baseUsedKb)),
@@ -114,8 +112,8 @@ function analyseMemory(memory) {
 }
 
 /** Median over rounds of node time / HTTP Request time in the several-keywords runs (paired). */
-function keywordRatio(/** @type {Row} */ k) {
-	const rounds = [...new Set(k.distinct.map((/** @type {Row} */ r) => r.round))];
+function keywordRatio(k) {
+	const rounds = [...new Set(k.distinct.map((r) => r.round))];
 	const ratios = rounds.map((round) => {
 		const [a, b] = ['node', 'http'].map((variant) => pick(k.distinct, { round, variant })[0]);
 		return a / b;

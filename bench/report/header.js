@@ -5,7 +5,7 @@
 const { f0, f1, f2, mib, table } = require('../format');
 const { BUSY_FOREIGN_CORES } = require('./targets');
 
-function intro(/** @type {any} */ results) {
+function intro(results) {
 	const date = new Date(results.finishedAt ?? Date.now())
 		.toISOString()
 		.replace('T', ' ')
@@ -24,7 +24,7 @@ function intro(/** @type {any} */ results) {
 }
 
 /** Other processes' CPU per phase, and whether the machine counted as quiet. */
-function conditionsOf(/** @type {any} */ results) {
+function conditionsOf(results) {
 	const foreign = Object.entries(results.phases)
 		.filter(([, p]) => p && p.cpu)
 		.map(([name, p]) => ({ name, ...p.cpu }));
@@ -33,7 +33,7 @@ function conditionsOf(/** @type {any} */ results) {
 	return { foreign, timeForeign, quiet: results.quiet.quiet && !busy };
 }
 
-function conditions(/** @type {any} */ results, /** @type {any} */ c) {
+function conditions(results, c) {
 	const { quiet, options, machine } = results;
 	if (c.quiet)
 		return `Conditions: quiet machine (1-minute load average ${quiet.load[0]} before the run; other processes used ${f2(c.timeForeign)} cores on average during the timing rounds).`;
@@ -43,7 +43,7 @@ function conditions(/** @type {any} */ results, /** @type {any} */ c) {
 	return `Conditions: **busy machine**: ${load}other processes used ${f2(c.timeForeign)} of ${machine.cores} cores on average during the timing rounds. Absolute times are inflated and noisier than on a quiet machine; the interleaving keeps the comparisons fair, but re-run on a quiet machine for publication.`;
 }
 
-function machineTable(/** @type {any} */ results, /** @type {any} */ c) {
+function machineTable(results, c) {
 	const { machine: m, versions: v, quiet } = results;
 	const waited =
 		quiet.waitedSeconds >= 1
@@ -65,10 +65,7 @@ function machineTable(/** @type {any} */ results, /** @type {any} */ c) {
 			[
 				'CPU used by other processes',
 				c.foreign
-					.map(
-						(/** @type {any} */ x) =>
-							`${x.name}: ${f2(x.foreignCores)} cores (ours ${f2(x.oursCores)})`,
-					)
+					.map((x) => `${x.name}: ${f2(x.foreignCores)} cores (ours ${f2(x.oursCores)})`)
 					.join('; '),
 			],
 			['Node.js', `${v.benchNode} (benchmark), ${v.n8nNode} (n8n)`],
@@ -105,7 +102,7 @@ const METHOD = [
 	'- **Not part of CI.** The benchmark is not run by `npm test` and passes or fails nothing: it fails only when a variant gives a wrong answer (items, distinct ids, calls).',
 ].join('\n');
 
-function machineSection(/** @type {any} */ results, /** @type {any} */ c) {
+function machineSection(results, c) {
 	const argv = results.options.argv;
 	return [
 		'## Machine, versions, commands',

@@ -16,13 +16,12 @@ const EXPR = 'Expression engine (isolated-vm sandbox)';
 const EVALUATE = '@n8n/expression-runtime: evaluate';
 const OWN = 'this package (n8n-nodes-sound-search)';
 
-function variantsTable(/** @type {any} */ k) {
+function variantsTable(k) {
 	const n = k.keywords.length;
 	const rows = Object.entries(VARIANTS).map(([v, label]) => {
-		const runs = k.distinct.filter((/** @type {any} */ r) => r.variant === v);
-		const distinct = (/** @type {string} */ key) =>
-			[...new Set(runs.map((/** @type {any} */ r) => r[key]))].join(', ');
-		return { label, ms: summarize(runs.map((/** @type {any} */ r) => r.ms)), runs, distinct };
+		const runs = k.distinct.filter((r) => r.variant === v);
+		const distinct = (key) => [...new Set(runs.map((r) => r[key]))].join(', ');
+		return { label, ms: summarize(runs.map((r) => r.ms)), runs, distinct };
 	});
 	return columns(
 		[
@@ -39,18 +38,16 @@ function variantsTable(/** @type {any} */ k) {
 }
 
 /** Where the node's time per keyword goes, from the profile (section 5). */
-function profileWhy(/** @type {any} */ p, /** @type {number} */ n) {
+function profileWhy(p, n) {
 	const [kn, kh] = [p?.['keywords-node'], p?.['keywords-http']];
 	if (!kn || !kh) return '';
-	const per = (/** @type {any} */ x, /** @type {number} */ ms) => ms / x.times / n;
-	const fnOf = (/** @type {any} */ x) =>
-		x.functions.find((/** @type {any} */ f) => f.fn === EVALUATE)?.ms ?? 0;
-	const both = (/** @type {(x: any) => number} */ f) =>
-		`${f2(per(kn, f(kn)))} ms against ${f2(per(kh, f(kh)))} ms`;
+	const per = (x, ms) => ms / x.times / n;
+	const fnOf = (x) => x.functions.find((f) => f.fn === EVALUATE)?.ms ?? 0;
+	const both = (f) => `${f2(per(kn, f(kn)))} ms against ${f2(per(kh, f(kh)))} ms`;
 	return ` In the profile (section 5), n8n was busy ${f2(per(kn, kn.busyMs))} ms per keyword for the node against ${f2(per(kh, kh.busyMs))} ms for HTTP Request; the expression sandbox took ${both((x) => x.cats.get(EXPR) ?? 0)} (expression evaluation, inclusive: ${both(fnOf)}), and this package's own code ${f3(per(kn, kn.cats.get(OWN) ?? 0))} ms. Per input item, n8n's declarative engine resolves the node's request expressions (the Base URL from the credential, the URL with the platform, the query) and, per request, the credential's header expression, each in the sandbox; HTTP Request here has a fixed URL and one expression (the query) besides its credential.`;
 }
 
-function slowerNote(/** @type {any} */ results, /** @type {any} */ k, /** @type {any} */ p) {
+function slowerNote(results, k, p) {
 	const ratio = keywordRatio(k);
 	if (!(ratio > TARGET_RATIO)) return '';
 	const n = k.keywords.length;
@@ -60,7 +57,7 @@ function slowerNote(/** @type {any} */ results, /** @type {any} */ k, /** @type 
 	return `**The node is slower than HTTP Request here**: ${f2(a)} ms against ${f2(b)} ms per keyword (median per-round ratio ${f2(ratio)}), while it is faster on the ${results.phases.time?.pages ?? 100}-page Return All (section 1). With one page per keyword, the fixed cost of each input item's search dominates, not the per-page cost.${profileWhy(p, n)}`;
 }
 
-function keywordsSection(/** @type {any} */ results, /** @type {any} */ p) {
+function keywordsSection(results, p) {
 	const k = results.phases.keywords;
 	const n = k.keywords.length;
 	return blocks(

@@ -8,11 +8,11 @@ const { categorise } = require('./analyse');
 /** @typedef {Array<[string, (row: any) => unknown]>} Specs */
 
 /** A column that shows a field as it is, or through a format. */
-const col = (/** @type {string} */ header, /** @type {string} */ key, format = String) =>
+const col = (header, key, format = /** @type {(x: any) => string} */ (String)) =>
 	/** @type {[string, (row: any) => unknown]} */ ([header, (r) => format(r[key])]);
-const json = (/** @type {unknown} */ x) => JSON.stringify(x);
+const json = (x) => JSON.stringify(x);
 
-const details = (/** @type {string} */ summary, /** @type {any[]} */ ...body) =>
+const details = (summary, ...body) =>
 	blocks(`<details><summary>${summary}</summary>`, body, '</details>');
 
 /** @type {Record<string, Specs>} */
@@ -71,7 +71,7 @@ const SPECS = {
 	],
 };
 
-function rawSection(/** @type {any} */ results, /** @type {any} */ t) {
+function rawSection(results, t) {
 	const { time, scale, credits, keywords, profile } = results.phases;
 	return blocks(
 		'## Raw figures',
@@ -93,7 +93,7 @@ function rawSection(/** @type {any} */ results, /** @type {any} */ t) {
 		profile
 			? details(
 					'Profile: self time by package or native function (ms, all profiled runs)',
-					profile.scenarios.map((/** @type {any} */ s) => [
+					profile.scenarios.map((s) => [
 						`${s.label} (${s.times} runs, ${f0(s.wallMs)} ms wall, ${s.samples} samples):`,
 						columns(SPECS.buckets, s.buckets.slice(0, 25)),
 					]),

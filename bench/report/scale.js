@@ -6,22 +6,17 @@ const { f0, f1, f2, f3, mib, int, columns, blocks } = require('../format');
 const { LABELS } = require('./targets');
 
 /** Rows of every variant of a series, each with its variant. */
-const flatRows = (/** @type {Record<string, any>} */ s) =>
-	Object.entries(s).flatMap(([v, a]) => a.rows.map((/** @type {any} */ r) => ({ v, ...r })));
-const label = (/** @type {{ v: string }} */ r) => LABELS[r.v] ?? r.v;
-const n8nOnly = (/** @type {(r: any) => string} */ f) => (/** @type {any} */ r) =>
-	r.v === 'floor' ? '–' : f(r);
+const flatRows = (s) => Object.entries(s).flatMap(([v, a]) => a.rows.map((r) => ({ v, ...r })));
+const label = (r) => LABELS[r.v] ?? r.v;
+const n8nOnly = (f) => (r) => (r.v === 'floor' ? '–' : f(r));
 
-function growthTable(/** @type {any} */ scale, /** @type {any} */ s) {
+function growthTable(scale, s) {
 	const { sizes } = scale;
 	const steps = sizes
 		.slice(1)
-		.map(
-			(/** @type {number} */ size, /** @type {number} */ i) =>
-				`${int(sizes[i] / 1000)}k→${int(size / 1000)}k`,
-		)
+		.map((size, i) => `${int(sizes[i] / 1000)}k→${int(size / 1000)}k`)
 		.join(' / ');
-	const marginal = (/** @type {any[]} */ rows) =>
+	const marginal = (rows) =>
 		rows
 			.slice(1)
 			.map((r, i) => `${f0(((r.ms - rows[i].ms) / (r.size - rows[i].size)) * 1000)}`)
@@ -44,7 +39,7 @@ function growthTable(/** @type {any} */ scale, /** @type {any} */ s) {
 	);
 }
 
-function memoryPart(/** @type {any} */ memory, /** @type {any} */ m) {
+function memoryPart(memory, m) {
 	const fits = Object.entries(m).map(([v, a]) => ({ v, ...a }));
 	return [
 		`**Memory a run needs.** After the timed phases, with n8n's inspector open, ${memory.reps} repetition(s) after one unrecorded run of each variant, medians. *Allocated*: every byte the run allocated, garbage included (V8's sampling heap profiler, every ~16 KiB, keeping objects collected by minor and major GCs: an estimate); quadratic copying of pages would make it grow with the square of the size. *Held at once*: a forced garbage collection, the heap in use then (baseline), the heap polled every few ms during the run; peak minus baseline, a lower bound (a collection between two polls hides what it freed).`,
@@ -77,9 +72,9 @@ function memoryPart(/** @type {any} */ memory, /** @type {any} */ m) {
 	];
 }
 
-function scaleSection(/** @type {any} */ results, /** @type {any} */ s, /** @type {any} */ m) {
+function scaleSection(results, s, m) {
 	const scale = results.phases.scale;
-	const runnerPeak = Math.max(...scale.runs.map((/** @type {any} */ r) => r.runnerPeakKb));
+	const runnerPeak = Math.max(...scale.runs.map((r) => r.runnerPeakKb));
 	return blocks(
 		`## 2. Scale: Return All of ${scale.sizes.map(int).join(', ')} sounds`,
 		`Pages of ${scale.pageSize} (the service's cap; Max Pages raised to 1,000 on the node, Max Pages 1,000 on the HTTP Request pagination), ${scale.reps} repetition(s) of the sizes in ascending order, the variants rotated. Peak memory: VmHWM of the n8n process (its own pid, not the harness's supervisor), reset before each run by writing 5 to /proc/<pid>/clear_refs, so it is the peak of that run. n8n's JavaScript task runner is a separate process (see below).`,

@@ -9,10 +9,9 @@ const { keywordScaleVerdicts } = require('./keylists');
 const T = require('./targets');
 
 /** A verdict: 'met', or 'missed…' with what is given. */
-const verdict = (/** @type {boolean} */ met, /** @type {string} */ missed) =>
-	met ? 'met' : missed;
+const verdict = (met, missed) => (met ? 'met' : missed);
 
-function timeVerdicts(/** @type {any} */ t) {
+function timeVerdicts(t) {
 	const ratio = t.paired.ratio;
 	const ci = ratio.ci95 ? ` (95 % CI of the median ${f3(ratio.ci95[0])}–${f3(ratio.ci95[1])})` : '';
 	const net = t.paired.aNet.median;
@@ -36,10 +35,10 @@ function timeVerdicts(/** @type {any} */ t) {
 	];
 }
 
-function scaleVerdict(/** @type {any} */ node, /** @type {any} */ heap) {
+function scaleVerdict(node, heap) {
 	const [first, last] = [node.rows[0], node.rows[node.rows.length - 1]];
 	const misses = [
-		!last.items.every((/** @type {number} */ n) => n === last.size) && 'items',
+		!last.items.every((n) => n === last.size) && 'items',
 		!(node.timeExponent <= T.LINEAR_EXPONENT_MAX) && `time exponent ${f2(node.timeExponent)}`,
 		heap && !(heap.exponent <= T.LINEAR_EXPONENT_MAX) && `memory exponent ${f2(heap.exponent)}`,
 	].filter(Boolean);
@@ -55,7 +54,7 @@ function scaleVerdict(/** @type {any} */ node, /** @type {any} */ heap) {
 	};
 }
 
-function keywordsVerdict(/** @type {any} */ k) {
+function keywordsVerdict(k) {
 	const n = k.keywords.length;
 	const [kwNode, kwHttp] = ['node', 'http'].map((variant) => median(pick(k.distinct, { variant })));
 	const ratio = keywordRatio(k);
@@ -69,18 +68,16 @@ function keywordsVerdict(/** @type {any} */ k) {
 	};
 }
 
-function creditsVerdict(/** @type {any} */ phases) {
+function creditsVerdict(phases) {
 	const cases = phases.credits?.cases ?? [];
-	const node = (/** @type {string} */ key) =>
-		phases.keywords?.[key]?.filter((/** @type {any} */ r) => r.variant === 'node') ?? [];
+	const node = (key) => phases.keywords?.[key]?.filter((r) => r.variant === 'node') ?? [];
 	const [repeats, distinct] = [node('repeats'), node('distinct')];
 	const all = [
-		...cases.map((/** @type {any} */ c) => c.credits === c.minCredits && c.calls === c.minCalls),
-		...repeats.map((/** @type {any} */ r) => r.credits === r.minCredits),
-		...distinct.map((/** @type {any} */ r) => r.credits === phases.keywords.minCreditsDistinct),
+		...cases.map((c) => c.credits === c.minCredits && c.calls === c.minCalls),
+		...repeats.map((r) => r.credits === r.minCredits),
+		...distinct.map((r) => r.credits === phases.keywords.minCreditsDistinct),
 	];
-	const over = (/** @type {any[]} */ xs) =>
-		xs.reduce((sum, x) => sum + Math.max(0, x.credits - x.minCredits), 0);
+	const over = (xs) => xs.reduce((sum, x) => sum + Math.max(0, x.credits - x.minCredits), 0);
 	const wasted = over(cases) + over(repeats);
 	return {
 		target: 'credits spent equal to the minimum in every case',
@@ -90,12 +87,7 @@ function creditsVerdict(/** @type {any} */ phases) {
 }
 
 /** Rows of the summary table, in the report's order. */
-function verdicts(
-	/** @type {any} */ results,
-	/** @type {any} */ t,
-	/** @type {any} */ s,
-	/** @type {any} */ m,
-) {
+function verdicts(results, t, s, m) {
 	const { phases } = results;
 	return [
 		...(t ? timeVerdicts(t) : []),

@@ -6,9 +6,9 @@ const { f0, f1, f2, f3, int, table, columns, blocks } = require('../format');
 const { analyseTime } = require('./analyse');
 const { LABELS, TARGET_PER_PAGE_MS } = require('./targets');
 
-const range = (/** @type {(x: number) => string} */ f, a, b) => `${f(a)}–${f(b)}`;
+const range = (f, a, b) => `${f(a)}–${f(b)}`;
 
-function variantsTable(/** @type {any} */ time, /** @type {any} */ stats) {
+function variantsTable(time, stats) {
 	const cpu = (v) =>
 		v.startsWith('floor')
 			? `– (client: ${f0(stats[v].clientCpu.median)})`
@@ -17,7 +17,10 @@ function variantsTable(/** @type {any} */ time, /** @type {any} */ stats) {
 		[
 			['Variant', (v) => LABELS[v]],
 			['median ms', (v) => `**${f1(stats[v].ms.median)}**`],
-			['95 % CI of median', (v) => (stats[v].ms.ci95 ? range(f1, ...stats[v].ms.ci95) : 'n/a')],
+			[
+				'95 % CI of median',
+				(v) => (stats[v].ms.ci95 ? range(f1, stats[v].ms.ci95[0], stats[v].ms.ci95[1]) : 'n/a'),
+			],
 			['p25–p75', (v) => range(f1, stats[v].ms.p25, stats[v].ms.p75)],
 			['p10–p90', (v) => range(f1, stats[v].ms.p10, stats[v].ms.p90)],
 			['min–max', (v) => range(f1, stats[v].ms.min, stats[v].ms.max)],
@@ -43,7 +46,7 @@ const DERIVED = [
 	['(e) client CPU per page', 'eCpuPage'],
 ];
 
-function derivedTable(/** @type {any} */ paired) {
+function derivedTable(paired) {
 	const withE = Number.isFinite(paired.aNetE.median);
 	const rows = DERIVED.filter(([, k]) => withE || !['aNetE', 'bNetE', 'eCpuPage'].includes(k));
 	return columns(
@@ -57,19 +60,19 @@ function derivedTable(/** @type {any} */ paired) {
 	);
 }
 
-function attemptsNote(/** @type {any} */ results, /** @type {any} */ time) {
+function attemptsNote(results, time) {
 	const attempts = time.attempts ?? [];
 	if (attempts.length <= 1) return '';
 	const others = attempts
-		.filter((/** @type {any} */ x) => x.runs)
-		.map((/** @type {any} */ x) => {
+		.filter((x) => x.runs)
+		.map((x) => {
 			const a = analyseTime({ ...time, runs: x.runs });
 			return `attempt ${x.attempt}: other processes used ${f2(x.foreignCores)} cores; (a) ${f1(a.stats.node.ms.median)} ms, (b) ${f1(a.stats.http.ms.median)} ms, (a)/(b) ${f3(a.paired.ratio.median)}, (a) per-page overhead ${f2(a.paired.aNet.median)} ms`;
 		});
 	return `The timing phase was run ${attempts.length} times because other processes disturbed it (more than ${results.options.maxForeignCores} cores); the least disturbed attempt (${time.attempt}, ${f2(time.cpu.foreignCores)} cores) is reported. The others, for the record: ${others.join('; ')}.`;
 }
 
-function timeSection(/** @type {any} */ results, /** @type {any} */ t) {
+function timeSection(results, t) {
 	const time = results.phases.time;
 	const { stats, paired } = t;
 	const pages = time.pages;
@@ -85,7 +88,7 @@ function timeSection(/** @type {any} */ results, /** @type {any} */ t) {
 }
 
 /** What the credential's authenticate does, as measured from the installed package. */
-function authText(/** @type {any} */ auth) {
+function authText(auth) {
 	if (!auth || auth.kind === 'function')
 		return auth ? ' (a function: no expression to resolve)' : '';
 	const headers = Object.entries(auth.properties?.headers ?? {});
@@ -113,12 +116,12 @@ const MARKERS = [
 ];
 const OWN = 'n8n-nodes-sound-search (this package): ';
 
-function profileOfNode(/** @type {any} */ results, /** @type {any} */ node, pages) {
-	const perPage = (/** @type {number} */ ms) => ms / node.times / pages;
+function profileOfNode(results, node, pages) {
+	const perPage = (ms) => ms / node.times / pages;
 	const cats = [...node.cats].filter(([c]) => !c.startsWith('(idle')).sort((a, b) => b[1] - a[1]);
 	const own = node.cats.get('this package (n8n-nodes-sound-search)') ?? 0;
-	const fn = new Map(node.functions.map((/** @type {any} */ x) => [x.fn, x.ms]));
-	const ownTop = node.functions.find((/** @type {any} */ x) => x.fn.startsWith(OWN));
+	const fn = new Map(node.functions.map((x) => [x.fn, x.ms]));
+	const ownTop = node.functions.find((x) => x.fn.startsWith(OWN));
 	const markers = [
 		...MARKERS.map(([key, what]) =>
 			key === 'n8n: authenticate'
@@ -146,7 +149,7 @@ function profileOfNode(/** @type {any} */ results, /** @type {any} */ node, page
 	];
 }
 
-function whySection(/** @type {any} */ results, /** @type {any} */ t, /** @type {any} */ p) {
+function whySection(results, t, p) {
 	const pages = results.phases.time.pages;
 	const { paired, stats } = t;
 	const floorNewGap = (stats['floor-new']?.ms.median - stats.floor.ms.median) / pages;
