@@ -181,6 +181,47 @@ function workflow(key, method, nodes) {
 const Q = '={{ $json.query.q }}';
 const FROM_QUERY = (name) => `={{ Number($json.query.${name}) }}`;
 
+/** Sound Search with these parameters, then Summarize. */
+const searchChain = (cred, parameters) => [soundSearch(cred.soundSearch, parameters), summarize()];
+/** HTTP Request paginated on nextCursor, Split Out on data.items, Summarize. */
+const returnAllHttp = (cred, url, q, limit) => [
+	httpRequest(cred.headerAuth, url, q, limit, { paginate: true }),
+	splitOut('Split Out', 'data.items'),
+	summarize(),
+];
+/** POST {"keywords": [...]} -> one item per keyword -> one search each (Limit, Options). */
+const keywordNodes = (cred, limit, options = /** @type {object | undefined} */ (undefined)) => [
+	splitOut('Keywords', 'body.keywords', 'keyword'),
+	...searchChain(cred, {
+		platform: 'shortvideo',
+		query: '={{ $json.keyword }}',
+		returnAll: false,
+		limit,
+		...(options ? { options } : {}),
+	}),
+];
+/** The same with HTTP Request (one request per item, Batching when given). */
+const keywordHttp = (
+	cred,
+	url,
+	limit,
+	batching = /** @type {object | undefined} */ (undefined),
+) => [
+	splitOut('Keywords', 'body.keywords', 'keyword'),
+	httpRequest(cred.headerAuth, url, '={{ $json.keyword }}', limit, { batching }),
+	splitOut('Split Out', 'data.items'),
+	summarize(),
+];
+/** Credit matrix: Limit (or Return All) and Page Size from the webhook's query string. */
+const creditsChain = (cred, platform, returnAll) =>
+	searchChain(cred, {
+		platform,
+		query: Q,
+		returnAll,
+		...(returnAll ? {} : { limit: FROM_QUERY('limit') }),
+		options: { pageSize: FROM_QUERY('pageSize'), maxPages: 1000 },
+	});
+
 /**
  * All benchmark workflows, as [key, method, nodes after the Webhook].
  * @param {{ timing: string, billing: string, scale: string, creds: Record<string, any>,
@@ -188,77 +229,22 @@ const FROM_QUERY = (name) => `={{ Number($json.query.${name}) }}`;
  */
 function definitions({ timing, billing, scale, creds, pagesQuery, pagesPageSize }) {
 	const [T, B, S] = [creds.timing, creds.billing, creds.scale];
-	const keywordNodes = (cred, limit, options = /** @type {object | undefined} */ (undefined)) => [
-		splitOut('Keywords', 'body.keywords', 'keyword'),
-		soundSearch(cred.soundSearch, {
-			platform: 'shortvideo',
-			query: '={{ $json.keyword }}',
-			returnAll: false,
-			limit,
-			...(options ? { options } : {}),
-		}),
-		summarize(),
-	];
-	const keywordHttp = (
-		cred,
-		url,
-		limit,
-		batching = /** @type {object | undefined} */ (undefined),
-	) => [
-		splitOut('Keywords', 'body.keywords', 'keyword'),
-		httpRequest(cred.headerAuth, url, '={{ $json.keyword }}', limit, { batching }),
-		splitOut('Split Out', 'data.items'),
-		summarize(),
-	];
-	const returnAllHttp = (q, limit) => [
-		httpRequest(T.headerAuth, timing, q, limit, { paginate: true }),
-		splitOut('Split Out', 'data.items'),
-		summarize(),
-	];
-	const credits = (platform, returnAll) => [
-		soundSearch(B.soundSearch, {
-			platform,
-			query: Q,
-			returnAll,
-			...(returnAll ? {} : { limit: FROM_QUERY('limit') }),
-			options: { pageSize: FROM_QUERY('pageSize'), maxPages: 1000 },
-		}),
-		summarize(),
-	];
 	const { LIMIT, CAPACITY, SWEEP, BATCH_INTERVALS_MS } = KEYLISTS;
+	const all = { platform: 'shortvideo', returnAll: true };
+	const pages = { pageSize: pagesPageSize };
 	return [
-		[
-			'node',
-			'GET',
-			[
-				soundSearch(T.soundSearch, {
-					platform: 'shortvideo',
-					query: pagesQuery,
-					returnAll: true,
-					options: { pageSize: pagesPageSize },
-				}),
-				summarize(),
-			],
-		],
-		['http', 'GET', returnAllHttp(pagesQuery, pagesPageSize)],
+		['node', 'GET', searchChain(T, { ...all, query: pagesQuery, options: pages })],
+		['http', 'GET', returnAllHttp(T, timing, pagesQuery, pagesPageSize)],
 		['noop', 'GET', [node('No Operation', 'noOp', 1, {})]],
 		[
 			'scale-node',
 			'GET',
-			[
-				soundSearch(T.soundSearch, {
-					platform: 'shortvideo',
-					query: Q,
-					returnAll: true,
-					options: { pageSize: 50, maxPages: 1000 },
-				}),
-				summarize(),
-			],
+			searchChain(T, { ...all, query: Q, options: { pageSize: 50, maxPages: 1000 } }),
 		],
-		['scale-http', 'GET', returnAllHttp(Q, 50)],
+		['scale-http', 'GET', returnAllHttp(T, timing, Q, 50)],
 		...['shortvideo', 'photosocial'].flatMap((p) => [
-			[`credits-limit-${p}`, 'GET', credits(p, false)],
-			[`credits-all-${p}`, 'GET', credits(p, true)],
+			[`credits-limit-${p}`, 'GET', creditsChain(B, p, false)],
+			[`credits-all-${p}`, 'GET', creditsChain(B, p, true)],
 		]),
 		['keywords-node', 'POST', keywordNodes(B, 50)],
 		['keywords-http', 'POST', keywordHttp(B, billing, 50)],

@@ -15,60 +15,33 @@ const json = (x) => JSON.stringify(x);
 const details = (summary, ...body) =>
 	blocks(`<details><summary>${summary}</summary>`, body, '</details>');
 
+const FORMATS = { f0, f1, f2, f3, json };
+/** Columns written as 'header=key' or 'header=key:format', separated by ', '. */
+const cols = (spec) =>
+	spec.split(', ').map((c) => {
+		const [header, field] = c.split('=');
+		const [key, format] = field.split(':');
+		return col(header, key, FORMATS[format] ?? String);
+	});
+
 /** @type {Record<string, Specs>} */
 const SPECS = {
-	time: [
-		col('round', 'round'),
-		col('order', 'position'),
-		col('variant', 'variant'),
-		col('wall ms', 'ms', f1),
-		col('n8n CPU ms', 'n8nCpuMs', f0),
-		col('service CPU ms', 'serviceCpuMs', f0),
-		col('client CPU ms', 'clientCpuMs', f0),
-		col('calls', 'calls'),
-		col('sounds', 'items'),
-	],
-	paired: [
-		col('round', 'round'),
-		col('(a)/(b)', 'ratio', f3),
-		col('(a) net', 'aNet', f2),
-		col('(b) net', 'bNet', f2),
-		col('(a) gross', 'aGross', f2),
-		col('(b) gross', 'bGross', f2),
-	],
-	scale: [
-		col('rep', 'rep'),
-		col('variant', 'variant'),
-		col('sounds', 'size'),
-		col('pages', 'pages'),
-		col('wall ms', 'ms', f1),
-		col('n8n CPU ms', 'n8nCpuMs', f0),
-		col('RSS before KiB', 'rssBeforeKb'),
-		col('peak KiB', 'peakKb'),
-		col('RSS after KiB', 'rssAfterKb'),
-		col('runner peak KiB', 'runnerPeakKb'),
-	],
-	credits: [
-		col('platform', 'platform'),
-		col('page size', 'pageSize'),
-		col('limit', 'limit'),
-		col('outcomes', 'outcomes', json),
-		col('ms', 'ms', f0),
-	],
-	keywords: [
-		col('round', 'round'),
-		col('variant', 'variant'),
-		col('ms', 'ms', f1),
-		col('sounds', 'items'),
-		col('calls', 'calls'),
-		col('credits', 'credits'),
-		col('outcomes', 'outcomes', json),
-	],
-	buckets: [
-		col('bucket', 'bucket'),
-		col('ms', 'ms', f1),
-		['category', (b) => categorise(b.bucket)],
-	],
+	time: cols(
+		'round=round, order=position, variant=variant, wall ms=ms:f1, n8n CPU ms=n8nCpuMs:f0, service CPU ms=serviceCpuMs:f0, client CPU ms=clientCpuMs:f0, calls=calls, sounds=items',
+	),
+	paired: cols(
+		'round=round, (a)/(b)=ratio:f3, (a) net=aNet:f2, (b) net=bNet:f2, (a) gross=aGross:f2, (b) gross=bGross:f2',
+	),
+	scale: cols(
+		'rep=rep, variant=variant, sounds=size, pages=pages, wall ms=ms:f1, n8n CPU ms=n8nCpuMs:f0, RSS before KiB=rssBeforeKb, peak KiB=peakKb, RSS after KiB=rssAfterKb, runner peak KiB=runnerPeakKb',
+	),
+	credits: cols(
+		'platform=platform, page size=pageSize, limit=limit, outcomes=outcomes:json, ms=ms:f0',
+	),
+	keywords: cols(
+		'round=round, variant=variant, ms=ms:f1, sounds=items, calls=calls, credits=credits, outcomes=outcomes:json',
+	),
+	buckets: [...cols('bucket=bucket, ms=ms:f1'), ['category', (b) => categorise(b.bucket)]],
 };
 
 function rawSection(results, t) {
