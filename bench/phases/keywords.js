@@ -39,6 +39,8 @@ async function keywordRun(ctx, variant, keywords) {
 					limit: LIMIT,
 				})
 			: await postKeywords(ctx, `keywords-${variant}`, keywords);
+	const expected = expectedKeywordItems(keywords);
+	assert(items === expected, `keywords ${variant}: ${items} items, expected ${expected}`);
 	const distinctKeywords = new Set(keywords.map(normalizeQuery)).size;
 	return {
 		variant,
