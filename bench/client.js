@@ -59,7 +59,7 @@ async function fetchPage(serviceUrl, apiKey, platform, q, limit, cursor, newConn
 		reset: newConnection,
 		headers: { authorization: `Bearer ${apiKey}`, accept: 'application/json' },
 	});
-	const body = await response.body.json();
+	const body = /** @type {any} */ (await response.body.json());
 	if (response.statusCode !== 200 || body?.success !== true) {
 		throw new Error(
 			`floor: page answered ${response.statusCode} ${JSON.stringify(body).slice(0, 200)}`,

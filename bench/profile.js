@@ -1,74 +1,10 @@
 'use strict';
 
-// Where n8n's time goes: a CPU profile of the running n8n, taken over the inspector protocol
-// around a few runs of a workflow, aggregated by package (self time). n8n is started with
-// --inspect-port (set, not opened); SIGUSR1 opens the inspector on 127.0.0.1 only for this step,
-// after the timed phases.
+// Where n8n's time and memory go, over its inspector (bench/inspector.js): a CPU profile around a
+// few runs of a workflow, aggregated by package (self time) and by function (inclusive time), and
+// the JavaScript heap a run allocates and holds.
 
-const WS_TIMEOUT_MS = 30_000;
-const OPEN_TIMEOUT_MS = 10_000;
 const SAMPLING_INTERVAL_US = 250;
-
-async function openInspector(pid, port) {
-	process.kill(pid, 'SIGUSR1');
-	const deadline = Date.now() + OPEN_TIMEOUT_MS;
-	for (let i = 0; i < 200 && Date.now() < deadline; i++) {
-		try {
-			const res = await fetch(`http://127.0.0.1:${port}/json/list`, {
-				signal: AbortSignal.timeout(1000),
-			});
-			const list = await res.json();
-			const target = list.find((t) => t.webSocketDebuggerUrl);
-			if (target) return target.webSocketDebuggerUrl;
-		} catch {
-			// not open yet
-		}
-		await new Promise((resolve) => setTimeout(resolve, 100));
-	}
-	throw new Error(`inspector of pid ${pid} did not open on 127.0.0.1:${port}`);
-}
-
-function connect(url) {
-	return new Promise((resolve, reject) => {
-		const ws = new WebSocket(url);
-		let nextId = 1;
-		const pending = new Map();
-		const timer = setTimeout(
-			() => reject(new Error('inspector websocket did not open')),
-			OPEN_TIMEOUT_MS,
-		);
-		ws.addEventListener('open', () => {
-			clearTimeout(timer);
-			resolve({
-				send(method, params = {}) {
-					const id = nextId++;
-					ws.send(JSON.stringify({ id, method, params }));
-					return new Promise((res, rej) => {
-						const t = setTimeout(
-							() => rej(new Error(`inspector ${method} timed out`)),
-							WS_TIMEOUT_MS,
-						);
-						pending.set(id, (msg) => {
-							clearTimeout(t);
-							if (msg.error) rej(new Error(`inspector ${method}: ${JSON.stringify(msg.error)}`));
-							else res(msg.result);
-						});
-					});
-				},
-				close: () => ws.close(),
-			});
-		});
-		ws.addEventListener('message', (event) => {
-			const msg = JSON.parse(String(event.data));
-			const done = pending.get(msg.id);
-			if (done) {
-				pending.delete(msg.id);
-				done(msg);
-			}
-		});
-		ws.addEventListener('error', () => reject(new Error('inspector websocket error')));
-	});
-}
 
 /** The package a script URL belongs to (the last node_modules/<pkg> in it), or a coarse bucket. */
 function bucketOf(url, functionName) {
@@ -80,14 +16,8 @@ function bucketOf(url, functionName) {
 	}
 	if (url.startsWith('node:')) {
 		const mod = url.slice(5).replace(/^internal\//, '');
-		if (
-			/^(_http|http|https|net|stream|internal\/streams|dns|tls|url|zlib|timers|events|buffer)/.test(
-				mod,
-			) ||
-			/^(streams|timers|url|http|net)/.test(mod)
-		) {
+		if (/^(_http|http|https|net|stream|dns|tls|url|zlib|timers|events|buffer)/.test(mod))
 			return 'Node.js core: http/net/streams/timers';
-		}
 		if (/^crypto/.test(mod)) return 'Node.js core: crypto';
 		return 'Node.js core: other';
 	}
@@ -133,7 +63,6 @@ function inclusive(profile, byId) {
 
 /**
  * Self time by bucket of a V8 CPU profile.
- * @returns {{ totalMs: number, buckets: Array<{ bucket: string, ms: number }> }}
  */
 function aggregate(profile) {
 	const byId = new Map(profile.nodes.map((n) => [n.id, n]));
@@ -162,15 +91,6 @@ function aggregate(profile) {
 		buckets,
 		functions,
 	};
-}
-
-/**
- * Opens n8n's inspector (SIGUSR1; it listens on the --inspect-port n8n was started with) and
- * connects to it. Close the session when done.
- * @param {{ pid: number, port: number }} target
- */
-async function inspectorSession(target) {
-	return connect(await openInspector(target.pid, target.port));
 }
 
 /**
@@ -269,4 +189,4 @@ async function measureHeap(session, run) {
 	};
 }
 
-module.exports = { inspectorSession, profileScenarios, measureHeap, bucketOf };
+module.exports = { profileScenarios, measureHeap, bucketOf };

@@ -8,6 +8,9 @@
 // BENCHMARKS.md.
 //
 // Options:
+//   --smoke                 every phase at a tiny size (about a minute): checks that the benchmark
+//                           runs; writes .cache/bench/smoke.md, not BENCHMARKS.md; exits non-zero
+//                           if a phase fails
 //   --quick                 fewer rounds and sizes: a smoke test (a few minutes)
 //   --rounds N              timing rounds (default 40; --quick 6)
 //   --warmup N              warm-up rounds (default 5; --quick 2)
@@ -25,280 +28,70 @@
 
 const fs = require('node:fs');
 const path = require('node:path');
-const { parseArgs } = require('node:util');
-const { execFileSync } = require('node:child_process');
 
 const n8n = require('../test/harness/n8n');
-const { startReferenceService } = require('../test/harness/referenceService');
 const { packageTarball, REPO_ROOT } = require('../test/harness/packageTarball');
-const {
-	buildWorkflows,
-	credentialsFor,
-	HTTP_REQUEST_VERSION,
-	WEBHOOK_VERSION,
-} = require('./workflows');
+const setup = require('./setup');
+const { readOptions, CACHE } = require('./options');
 const { closeClients } = require('./client');
 const system = require('./system');
-const phases = require('./phases');
 const { writeReport } = require('./report');
-const { inspectorSession, profileScenarios, measureHeap } = require('./profile');
-const { keywordScaleWorkflows, keywordScalePhase, SCALE_SERVICE } = require('./keywordScale');
+const { inspectorSession } = require('./inspector');
+const { timeWithRetries } = require('./phases/time');
+const { scalePhase, scaleQuery } = require('./phases/scale');
+const { creditsPhase } = require('./phases/credits');
+const { keywordsPhase } = require('./phases/keywords');
+const { keywordScalePhase } = require('./phases/keylists');
+const { memoryPhase, profilePhase } = require('./phases/inspected');
 
-const API_KEY = 'bench-key';
-const PAGES = 100;
 const PAGE_SIZE = 20;
 const PAGES_QUERY = 'bench pages';
 
-function log(message) {
+const log = (message) =>
 	process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
-}
 
-function readOptions(argv) {
-	const { values } = parseArgs({
-		args: argv,
-		options: {
-			quick: { type: 'boolean', default: false },
-			rounds: { type: 'string' },
-			warmup: { type: 'string' },
-			out: { type: 'string' },
-			'max-load': { type: 'string', default: '0.7' },
-			'wait-load-seconds': { type: 'string' },
-			'deadline-minutes': { type: 'string', default: '40' },
-			'busy-retries': { type: 'string' },
-			'max-foreign-cores': { type: 'string', default: '0.15' },
-			phases: { type: 'string', default: 'time,scale,credits,keywords,keylists,memory,profile' },
-			tarball: { type: 'string' },
-			help: { type: 'boolean', default: false },
-		},
-		strict: true,
-	});
-	const int = (v, d) => (v === undefined ? d : Math.max(0, Math.floor(Number(v))));
-	const quick = values.quick;
-	return {
-		help: values.help,
-		quick,
-		rounds: Math.max(1, int(values.rounds, quick ? 6 : 40)),
-		warmup: int(values.warmup, quick ? 2 : 5),
-		scaleSizes: quick ? [1000, 10000] : [1000, 2000, 5000, 10000],
-		scaleReps: quick ? 1 : 3,
-		keywordRounds: quick ? 2 : 8,
-		out: path.resolve(values.out ?? path.join(REPO_ROOT, 'BENCHMARKS.md')),
-		maxLoad: Number(values['max-load']),
-		waitLoadSeconds: int(values['wait-load-seconds'], quick ? 0 : 600),
-		deadlineMs: Number(values['deadline-minutes']) * 60_000,
-		busyRetries: int(values['busy-retries'], quick ? 0 : 2),
-		maxForeignCores: Number(values['max-foreign-cores']),
-		tarball: values.tarball ? path.resolve(values.tarball) : undefined,
-		phases: new Set(values.phases.split(',').map((p) => p.trim())),
-		argv,
-	};
-}
+/** What is running, so that cleanup can stop it by pid. @type {Record<string, any>} */
+const resources = {};
 
-function versions(n8nPid) {
-	const readJson = (file) => {
-		try {
-			return JSON.parse(fs.readFileSync(file, 'utf8'));
-		} catch {
-			return {};
-		}
-	};
-	const hostModules = path.join(REPO_ROOT, '.cache', 'n8n-host', 'node_modules');
-	let n8nNode = 'unknown';
-	try {
-		const exe = fs.readlinkSync(`/proc/${n8nPid}/exe`);
-		n8nNode = execFileSync(exe, ['--version'], { encoding: 'utf8' }).trim();
-	} catch {
-		// leave unknown
-	}
-	const git = (args) => {
-		try {
-			return execFileSync('git', args, {
-				cwd: REPO_ROOT,
-				encoding: 'utf8',
-				stdio: ['ignore', 'pipe', 'ignore'],
-			}).trim();
-		} catch {
-			return '';
-		}
-	};
-	// Only what goes into the package counts (the benchmark's own files do not change the package).
-	const dirty = git([
-		'status',
-		'--porcelain',
-		'--untracked-files=all',
-		'--',
-		'nodes',
-		'credentials',
-		'icons',
-		'package.json',
-		'tsconfig.json',
-	]);
-	return {
-		package: readJson(path.join(REPO_ROOT, 'package.json')).version,
-		commit: `${git(['rev-parse', '--short', 'HEAD']) || 'unknown'}${dirty ? ' (with uncommitted changes to the package sources)' : ''}`,
-		n8n: readJson(path.join(hostModules, 'n8n', 'package.json')).version,
-		n8nCore: readJson(path.join(hostModules, 'n8n-core', 'package.json')).version,
-		n8nNodesBase: readJson(path.join(hostModules, 'n8n-nodes-base', 'package.json')).version,
-		benchNode: process.version,
-		n8nNode,
-		undici: readJson(path.join(REPO_ROOT, 'node_modules', 'undici', 'package.json')).version,
-		httpRequestVersion: HTTP_REQUEST_VERSION,
-		webhookVersion: WEBHOOK_VERSION,
-	};
-}
-
-/** Imports the credentials and all workflows (one CLI call each) into a fresh user folder. */
-async function prepareN8nFolder(tarball, services) {
-	const folder = await n8n.createN8nUserFolder({ packageTarball: tarball });
-	const creds = {
-		timing: credentialsFor({ serviceUrl: services.timing.url, apiKey: API_KEY, tag: 'timing' }),
-		billing: credentialsFor({ serviceUrl: services.billing.url, apiKey: API_KEY, tag: 'billing' }),
-		scale: credentialsFor({ serviceUrl: services.scale.url, apiKey: API_KEY, tag: 'scale' }),
-	};
-	await n8n.importCredentials(
-		folder,
-		Object.values(creds).flatMap((c) => [c.soundSearch, c.headerAuth]),
-	);
-	const base = buildWorkflows({
-		timing: { serviceUrl: services.timing.url, creds: creds.timing },
-		billing: { serviceUrl: services.billing.url, creds: creds.billing },
-		pagesQuery: PAGES_QUERY,
-		pagesPageSize: PAGE_SIZE,
-	});
-	const keylists = keywordScaleWorkflows({ serviceUrl: services.scale.url, creds: creds.scale });
-	const workflows = [...base.workflows, ...keylists.workflows];
-	const paths = { ...base.paths, ...keylists.paths };
-	const dir = path.join(folder, 'bench-input');
-	fs.mkdirSync(dir, { recursive: true });
-	const file = path.join(dir, 'workflows.json');
-	fs.writeFileSync(file, JSON.stringify(workflows, null, 2));
-	const result = await n8n.n8nCli(folder, ['import:workflow', `--input=${file}`]);
-	if (result.code !== 0) {
-		throw new Error(
-			`n8n import:workflow failed (${result.code}):\n${result.stdout.slice(-3000)}\n${result.stderr.slice(-2000)}`,
-		);
-	}
-	return { folder, workflows, paths };
-}
-
-/** How the installed package's credential authenticates requests (for the report's explanation). */
-function credentialAuthenticate(folder) {
-	const file = path.join(
-		folder,
-		'.n8n',
-		'nodes',
-		'node_modules',
-		'n8n-nodes-sound-search',
-		'dist',
-		'credentials',
-		'SoundSearchApi.credentials.js',
-	);
-	try {
-		const { SoundSearchApi } = require(file);
-		const auth = new SoundSearchApi().authenticate;
-		if (typeof auth === 'function') return { kind: 'function' };
-		return { kind: auth?.type ?? 'none', properties: auth?.properties ?? null };
-	} catch (error) {
-		return { kind: 'unknown', error: String(error) };
-	}
-}
-
-/** Activates (publishes) every workflow through the REST API, as the editor's toggle does. */
-async function activateAll(rest, workflows) {
-	for (const wf of workflows) {
-		const got = await rest('GET', `/rest/workflows/${wf.id}`);
-		const versionId = got.body?.data?.versionId;
-		if (got.status !== 200 || !versionId)
-			throw new Error(
-				`GET /rest/workflows/${wf.id}: ${got.status} ${JSON.stringify(got.body).slice(0, 500)}`,
-			);
-		const activated = await rest('POST', `/rest/workflows/${wf.id}/activate`, { versionId });
-		if (activated.status !== 200) {
-			throw new Error(
-				`activating ${wf.name}: ${activated.status} ${JSON.stringify(activated.body).slice(0, 1000)}`,
-			);
-		}
-	}
-}
-
-async function main() {
-	const options = readOptions(process.argv.slice(2));
-	if (options.help) {
-		const header = fs.readFileSync(__filename, 'utf8').split('\n').slice(2);
-		const comment = header.slice(
-			0,
-			header.findIndex((line) => !line.startsWith('//')),
-		);
-		process.stdout.write(`${comment.map((line) => line.replace(/^\/\/ ?/, '')).join('\n')}\n`);
-		return;
-	}
-	const started = Date.now();
-	const machine = system.machine();
-	log(
-		`machine: ${machine.cores} cores, ${machine.cpuModel}, ${machine.memoryGiB.toFixed(1)} GiB; load ${system.loadavg().join(' ')}`,
-	);
-	const quiet = await system.waitForQuiet(options.maxLoad, options.waitLoadSeconds, log);
-	log(
-		quiet.quiet
-			? `load ${quiet.load.join(' ')}: quiet enough`
-			: `load ${quiet.load.join(' ')}: machine busy, measuring anyway (recorded)`,
-	);
-
-	// The deadline and the run's wall time count from here (after the wait for a quiet machine).
-	const runStart = Date.now();
-	const deadline = runStart + options.deadlineMs;
-	// Hard bound: whatever hangs, the run ends (cleanup runs on the way out).
-	const hardStop = setTimeout(() => {
-		log(`deadline of ${options.deadlineMs / 60000} min reached: stopping`);
-		void shutdown(1);
-	}, options.deadlineMs + 60_000);
-	hardStop.unref();
-
+/** Starts the services and n8n with every workflow active; returns the phases' context. */
+async function start(options, deadline) {
 	if (!options.tarball) log('building and packing the package');
 	const tarball = options.tarball ?? packageTarball();
 	log(`packed ${path.relative(REPO_ROOT, tarball)}`);
 	await n8n.ensureN8nInstalled();
-
-	// Two reference services: timing (cache off: every page is a fresh, charged reading for every
-	// variant, so no variant gets cache hits the others made) and billing (the default 60 s cache).
-	resources.timing = await startReferenceService({
-		keys: [API_KEY],
-		cacheSeconds: 0,
-		maxPageSize: 50,
-		defaultPageSize: 20,
-	});
-	resources.billing = await startReferenceService({
-		keys: [API_KEY],
-		cacheSeconds: 60,
-		maxPageSize: 50,
-		defaultPageSize: 20,
-	});
-	// The third (keyword lists at service scale): cache off, 150 ms per answer, capped per run.
-	resources.scale = await startReferenceService({ keys: [API_KEY], ...SCALE_SERVICE });
+	await setup.startServices(resources);
 	log(
 		`reference services: ${['timing', 'billing', 'scale'].map((k) => `${k} ${resources[k].url} (pid ${resources[k].pid})`).join(', ')}`,
 	);
-
 	log(
 		'creating the n8n user folder: package installed from the tarball, credentials and workflows imported',
 	);
-	const prepared = await prepareN8nFolder(tarball, resources);
+	const prepared = await setup.prepareN8nFolder(tarball, resources, {
+		pagesQuery: PAGES_QUERY,
+		pageSize: PAGE_SIZE,
+	});
 	resources.folder = prepared.folder;
 	log('starting n8n');
-	const tStart = Date.now();
+	const t0 = Date.now();
 	// --inspect-port only chooses the port: the inspector stays closed unless the profile step
 	// opens it (SIGUSR1), after the timed phases.
 	const inspectPort = await n8n.getFreePort();
-	resources.server = await n8n.startN8n(prepared.folder, {
-		env: { N8N_LOG_LEVEL: 'warn', NODE_OPTIONS: `--inspect-port=127.0.0.1:${inspectPort}` },
-	});
-	const server = resources.server;
-	const startSeconds = (Date.now() - tStart) / 1000;
+	const env = { N8N_LOG_LEVEL: 'warn', NODE_OPTIONS: `--inspect-port=127.0.0.1:${inspectPort}` };
+	const server = (resources.server = await n8n.startN8n(prepared.folder, { env }));
+	const startSeconds = (Date.now() - t0) / 1000;
 	log(`n8n ready at ${server.url} (pid ${server.pid}) in ${startSeconds.toFixed(1)} s`);
-	const rest = await n8n.setupOwner(server.url);
-	await activateAll(rest, prepared.workflows);
+	await setup.activateAll(await n8n.setupOwner(server.url), prepared.workflows);
 	log(`${prepared.workflows.length} workflows active`);
-
+	const { timing, billing, scale } = resources;
+	const overrides = [
+		{ query: PAGES_QUERY, total: options.pages * PAGE_SIZE },
+		...options.scaleSizes.map((size) => ({ query: scaleQuery(size), total: size })),
+	];
+	const resetTiming = async () => {
+		await timing.reset(); // which also clears the catalogue overrides: set them again
+		for (const o of overrides) await timing.setCatalogue(o);
+	};
+	await resetTiming();
 	const ctx = {
 		options,
 		log,
@@ -307,54 +100,95 @@ async function main() {
 		n8nUrl: server.url,
 		inspectPort,
 		paths: prepared.paths,
-		timing: resources.timing,
-		billing: resources.billing,
-		scale: resources.scale,
+		timing,
+		billing,
+		scale,
 		folder: prepared.folder,
-		apiKey: API_KEY,
-		pages: PAGES,
+		apiKey: setup.API_KEY,
+		pages: options.pages,
 		pageSize: PAGE_SIZE,
 		pagesQuery: PAGES_QUERY,
+		resetTiming,
 	};
+	return { ctx, startSeconds };
+}
+
+/** Runs the chosen phases in order; the inspector is opened only after the timed ones. */
+async function runPhases(ctx) {
+	const want = ctx.options.phases;
+	/** @type {Record<string, any>} */
+	const out = {};
+	const timed = {
+		time: timeWithRetries,
+		scale: scalePhase,
+		credits: creditsPhase,
+		keywords: keywordsPhase,
+		keylists: keywordScalePhase,
+	};
+	for (const [name, phase] of Object.entries(timed))
+		if (want.has(name)) out[name] = await phase(ctx);
+	if (!want.has('memory') && !want.has('profile')) return out;
+	const session = await inspectorSession({ pid: ctx.n8nPid, port: ctx.inspectPort });
+	try {
+		if (want.has('memory')) out.memory = await memoryPhase(ctx, session);
+		if (want.has('profile')) out.profile = await profilePhase(ctx, session);
+	} finally {
+		session.close();
+	}
+	return out;
+}
+
+async function main() {
+	const options = readOptions(process.argv.slice(2));
+	if (options.help) {
+		const lines = fs.readFileSync(__filename, 'utf8').split('\n').slice(2);
+		const comment = lines.slice(
+			0,
+			lines.findIndex((line) => !line.startsWith('//')),
+		);
+		return void process.stdout.write(
+			`${comment.map((l) => l.replace(/^\/\/ ?/, '')).join('\n')}\n`,
+		);
+	}
+	const started = Date.now();
+	const machine = system.machine();
+	log(
+		`machine: ${machine.cores} cores, ${machine.cpuModel}, ${machine.memoryGiB.toFixed(1)} GiB; load ${system.loadavg().join(' ')}`,
+	);
+	const quiet = await system.waitForQuiet(options.maxLoad, options.waitLoadSeconds, log);
+	log(
+		`load ${quiet.load.join(' ')}: ${quiet.quiet ? 'quiet enough' : 'machine busy, measuring anyway (recorded)'}`,
+	);
+	// The deadline and the run's wall time count from here (after the wait for a quiet machine).
+	const runStart = Date.now();
+	// Hard bound: whatever hangs, the run ends (cleanup runs on the way out).
+	const hardStop = setTimeout(() => {
+		log(`deadline of ${options.deadlineMs / 60000} min reached: stopping`);
+		void shutdown(1);
+	}, options.deadlineMs + 60_000);
+	hardStop.unref();
+	const { ctx, startSeconds } = await start(options, runStart + options.deadlineMs);
+	const pid = ctx.n8nPid;
 	const results = {
-		credentialAuthenticate: credentialAuthenticate(prepared.folder),
+		credentialAuthenticate: setup.credentialAuthenticate(ctx.folder),
 		options: { ...options, phases: [...options.phases] },
 		tarball: options.tarball ? path.basename(options.tarball) : null,
 		machine,
 		quiet,
 		startSeconds,
-		versions: versions(server.pid),
-		phases: {},
+		versions: setup.versions(pid),
+		n8nMemoryAfterStart: system.memory(pid),
+		phases: await runPhases(ctx),
+		n8nMemoryAtEnd: system.memory(pid),
+		loadAtEnd: system.loadavg(),
+		wallSeconds: (Date.now() - runStart) / 1000,
+		totalSeconds: (Date.now() - started) / 1000,
+		finishedAt: new Date().toISOString(),
+		stopped: await stopAll(),
 	};
-	results.n8nMemoryAfterStart = system.memory(server.pid);
-	await phases.prepareServices(ctx);
-	const want = options.phases;
-	if (want.has('time')) results.phases.time = await timeWithRetries(ctx, options);
-	if (want.has('scale')) results.phases.scale = await phases.scalePhase(ctx);
-	if (want.has('credits')) results.phases.credits = await phases.creditsPhase(ctx);
-	if (want.has('keywords')) results.phases.keywords = await phases.keywordsPhase(ctx);
-	if (want.has('keylists')) results.phases.keylists = await keywordScalePhase(ctx);
-	if (want.has('memory') || want.has('profile')) {
-		// After the timed phases: the inspector is opened only now (see --inspect-port above).
-		const session = await inspectorSession({ pid: server.pid, port: inspectPort });
-		try {
-			if (want.has('memory'))
-				results.phases.memory = await phases.memoryPhase(ctx, session, measureHeap);
-			if (want.has('profile'))
-				results.phases.profile = await phases.profilePhase(ctx, session, profileScenarios);
-		} finally {
-			session.close();
-		}
-	}
-	results.n8nMemoryAtEnd = system.memory(server.pid);
-	results.loadAtEnd = system.loadavg();
-	results.wallSeconds = (Date.now() - runStart) / 1000;
-	results.totalSeconds = (Date.now() - started) / 1000;
-	results.finishedAt = new Date().toISOString();
-
-	const stopped = await stopAll();
-	results.stopped = stopped;
-	saveRaw(results);
+	// The raw results (gitignored) let `node bench/report.js` render the report again.
+	fs.mkdirSync(CACHE, { recursive: true });
+	fs.writeFileSync(options.raw, JSON.stringify(results));
 	writeReport(options.out, results);
 	log(
 		`wrote ${path.relative(process.cwd(), options.out) || options.out} (${results.wallSeconds.toFixed(0)} s)`,
@@ -362,69 +196,19 @@ async function main() {
 	clearTimeout(hardStop);
 }
 
-/**
- * The timing phase, repeated (bounded) when other processes disturbed it: before each attempt,
- * a bounded wait for other processes' CPU use to fall below the threshold.
- */
-async function timeWithRetries(ctx, options) {
-	const attempts = [];
-	let best;
-	for (let attempt = 1; attempt <= 1 + options.busyRetries; attempt++) {
-		const before = options.quick
-			? null
-			: await system.waitForQuietCpu(options.maxForeignCores, 300, log);
-		const t = await phases.timePhase(ctx);
-		t.attempt = attempt;
-		t.quietBefore = before;
-		attempts.push(t);
-		if (!best || t.cpu.foreignCores < best.cpu.foreignCores) best = t;
-		if (t.cpu.foreignCores < options.maxForeignCores) break;
-		log(
-			`time: attempt ${attempt} disturbed (other processes used ${t.cpu.foreignCores.toFixed(2)} cores)`,
-		);
-	}
-	best.attempts = attempts.map((t) => ({
-		attempt: t.attempt,
-		foreignCores: t.cpu.foreignCores,
-		runs: t.attempt === best.attempt ? undefined : t.runs,
-	}));
-	return best;
-}
-
-/** Keeps the raw results of the last run (gitignored) so the report can be re-rendered. */
-function saveRaw(results) {
-	const dir = path.join(REPO_ROOT, '.cache', 'bench');
-	fs.mkdirSync(dir, { recursive: true });
-	fs.writeFileSync(path.join(dir, 'last-results.json'), JSON.stringify(results));
-}
-
-/** What is running, so that cleanup can stop it by pid. */
-const resources = {
-	/** @type {any} */ timing: undefined,
-	/** @type {any} */ billing: undefined,
-	/** @type {any} */ scale: undefined,
-	/** @type {any} */ server: undefined,
-	/** @type {string | undefined} */ folder: undefined,
-};
-
+/** @type {Promise<Record<string, unknown>> | undefined} */
 let stopping;
 function stopAll() {
 	stopping ??= (async () => {
+		/** @type {Record<string, unknown>} */
 		const out = {};
-		if (resources.server) {
-			out.n8n = await resources.server.stop().catch((e) => ({ error: String(e) }));
-			resources.server = undefined;
+		for (const [key, name] of [['server', 'n8n'], ['timing'], ['billing'], ['scale']]) {
+			const running = resources[key];
+			delete resources[key];
+			if (running) out[name ?? key] = await running.stop().catch((e) => ({ error: String(e) }));
 		}
-		for (const key of ['timing', 'billing', 'scale']) {
-			if (resources[key]) {
-				out[key] = await resources[key].stop().catch((e) => ({ error: String(e) }));
-				resources[key] = undefined;
-			}
-		}
-		if (resources.folder) {
-			n8n.removeN8nUserFolder(resources.folder);
-			resources.folder = undefined;
-		}
+		if (resources.folder) n8n.removeN8nUserFolder(resources.folder);
+		delete resources.folder;
 		await closeClients();
 		return out;
 	})();
@@ -439,14 +223,15 @@ async function shutdown(code) {
 	}
 }
 
-process.on('SIGINT', () => {
-	log('interrupted: stopping n8n and the reference services');
-	void shutdown(130);
-});
-process.on('SIGTERM', () => {
-	log('terminated: stopping n8n and the reference services');
-	void shutdown(143);
-});
+for (const [signal, code] of /** @type {const} */ ([
+	['SIGINT', 130],
+	['SIGTERM', 143],
+])) {
+	process.on(signal, () => {
+		log(`${signal}: stopping n8n and the reference services`);
+		void shutdown(code);
+	});
+}
 
 main().then(
 	() => shutdown(0),

@@ -3,7 +3,8 @@
 # the locked dev dependencies, the pinned n8n into .cache/n8n-host), then runs bench/run.js, which
 # packs the package, starts the reference service and one n8n, measures, stops everything and
 # writes BENCHMARKS.md. Arguments go to bench/run.js (`npm run bench -- --quick`, `--help`).
-# Not part of `npm test`: it passes or fails nothing in CI.
+# The full run passes or fails nothing in CI; `npm run bench -- --smoke` (every phase at a tiny
+# size, about a minute, report in .cache/bench/smoke.md) exits non-zero when a phase fails.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 bash "$here/../scripts/setup.sh"

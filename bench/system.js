@@ -1,13 +1,15 @@
 'use strict';
 
-// What the benchmark reads from the machine: its description, the memory of a process
-// (/proc/<pid>/status), resetting a process's peak (clear_refs), and how much CPU other
-// processes used while the benchmark ran (/proc/stat minus this process tree).
+// What the benchmark reads from the machine (Linux /proc): its description, the memory of a
+// process, resetting a process's peak (clear_refs), and how much CPU other processes used while
+// the benchmark ran (/proc/stat minus this process tree). Hand-written: the libraries that read
+// /proc report per-process figures, not VmHWM, clear_refs or the machine total minus a tree.
 
 const fs = require('node:fs');
 const os = require('node:os');
 
 const CLK_TCK = 100; // USER_HZ on Linux; /proc/<pid>/stat and /proc/stat count in it
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function readText(file) {
 	try {
@@ -21,23 +23,18 @@ function readText(file) {
 function machine() {
 	const cpus = os.cpus();
 	const memKb = Number(/MemTotal:\s+(\d+)/.exec(readText('/proc/meminfo') ?? '')?.[1] ?? 0);
+	const hypervisor = /hypervisor/.test(readText('/proc/cpuinfo') ?? '');
 	return {
 		cores: cpus.length,
 		cpuModel: cpus[0]?.model?.trim() ?? 'unknown',
 		cpuMHz: cpus[0]?.speed ?? null,
 		memoryGiB: memKb ? memKb / 1024 / 1024 : os.totalmem() / 1024 ** 3,
 		kernel: `${os.type()} ${os.release()} ${os.arch()}`,
-		virtualization: /hypervisor/.test(readText('/proc/cpuinfo') ?? '')
-			? 'virtual machine (hypervisor flag set)'
-			: 'not detected',
+		virtualization: hypervisor ? 'virtual machine (hypervisor flag set)' : 'not detected',
 	};
 }
 
-/**
- * Memory figures of a process in KiB: VmRSS (now), VmHWM (peak since start or the last
- * resetPeak). null when the process is gone.
- * @param {number} pid
- */
+/** VmRSS (now) and VmHWM (peak since start or the last resetPeak) in KiB; null when gone. */
 function memory(pid) {
 	const status = readText(`/proc/${pid}/status`);
 	if (status === null) return null;
@@ -45,10 +42,7 @@ function memory(pid) {
 	return { rssKb: kb('VmRSS'), hwmKb: kb('VmHWM') };
 }
 
-/**
- * Resets the process's peak RSS (VmHWM) to its current RSS (writing 5 to clear_refs, Linux >= 4.0).
- * @returns {boolean} whether it worked
- */
+/** Resets the peak RSS (VmHWM) to the current RSS (5 to clear_refs, Linux >= 4.0); worked? */
 function resetPeak(pid) {
 	try {
 		fs.writeFileSync(`/proc/${pid}/clear_refs`, '5');
@@ -58,64 +52,46 @@ function resetPeak(pid) {
 	}
 }
 
-/** pid -> ppid of every process now. */
-function processTable() {
-	/** @type {Map<number, number>} */
-	const table = new Map();
-	for (const entry of fs.readdirSync('/proc')) {
-		if (!/^\d+$/.test(entry)) continue;
-		const stat = readText(`/proc/${entry}/stat`);
-		if (!stat) continue;
-		const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-		table.set(Number(entry), Number(rest[1]));
-	}
-	return table;
-}
+/** The fields of /proc/<pid>/stat after the command name (rest[0] is field 3 of stat(5)). */
+const statFields = (pid) => {
+	const stat = readText(`/proc/${pid}/stat`);
+	return stat ? stat.slice(stat.lastIndexOf(')') + 2).split(' ') : null;
+};
 
 /** Pids of the descendants of pid (children, grandchildren...). */
 function descendants(pid) {
-	const table = processTable();
+	const parents = fs
+		.readdirSync('/proc')
+		.filter((entry) => /^\d+$/.test(entry))
+		.map((entry) => [Number(entry), Number(statFields(entry)?.[1])]);
 	const out = [];
-	const queue = [pid];
-	while (queue.length > 0 && out.length < 10_000) {
-		const parent = queue.shift();
-		for (const [child, ppid] of table) {
-			if (ppid === parent) {
-				out.push(child);
-				queue.push(child);
-			}
-		}
+	for (let i = -1; i < out.length && out.length < 10_000; i++) {
+		const parent = i < 0 ? pid : out[i];
+		for (const [child, ppid] of parents) if (ppid === parent) out.push(child);
 	}
 	return out;
 }
 
 /** user+system CPU seconds a process has used (its own threads, not its children's). */
 function processCpuSeconds(pid) {
-	const stat = readText(`/proc/${pid}/stat`);
-	if (!stat) return 0;
-	const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-	// Fields 14 (utime) and 15 (stime) of stat(5); rest[0] is field 3.
-	return (Number(rest[11]) + Number(rest[12])) / CLK_TCK;
+	const rest = statFields(pid);
+	return rest ? (Number(rest[11]) + Number(rest[12])) / CLK_TCK : 0; // fields 14 and 15
 }
 
 /** Busy CPU seconds of the whole machine (all cores) from /proc/stat. */
 function machineBusySeconds() {
-	const line = (readText('/proc/stat') ?? '').split('\n')[0];
-	const f = line.trim().split(/\s+/).slice(1).map(Number);
+	const f = (readText('/proc/stat') ?? '').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
 	// user nice system idle iowait irq softirq steal
-	const busy = f[0] + f[1] + f[2] + f[5] + f[6] + (f[7] || 0);
-	return busy / CLK_TCK;
+	return (f[0] + f[1] + f[2] + f[5] + f[6] + (f[7] || 0)) / CLK_TCK;
 }
 
 /**
- * Measures the CPU used by processes outside this process tree between start() and stop().
- * Our tree: this process and its descendants (n8n, its task runner, the reference services).
- * Processes of ours that exit in between are not counted as ours (none do during a phase).
+ * Measures the CPU used by processes outside this process tree (this process and its
+ * descendants: n8n, its task runner, the reference services) between start and stop().
  */
 function foreignCpuMeter() {
-	const ours = () => [process.pid, ...descendants(process.pid)];
 	const snapshot = () => {
-		const pids = ours();
+		const pids = [process.pid, ...descendants(process.pid)];
 		const perPid = new Map(pids.map((p) => [p, processCpuSeconds(p)]));
 		return { t: performance.now(), busy: machineBusySeconds(), perPid };
 	};
@@ -124,75 +100,81 @@ function foreignCpuMeter() {
 		/** @returns {{ seconds: number, foreignCores: number, oursCores: number, busyCores: number }} */
 		stop() {
 			const end = snapshot();
-			let oursDelta = 0;
-			for (const [pid, cpu] of end.perPid) oursDelta += cpu - (start.perPid.get(pid) ?? 0);
+			let ours = 0;
+			for (const [pid, cpu] of end.perPid) ours += cpu - (start.perPid.get(pid) ?? 0);
 			const seconds = (end.t - start.t) / 1000;
-			const busyDelta = end.busy - start.busy;
-			return {
-				seconds,
-				busyCores: busyDelta / seconds,
-				oursCores: oursDelta / seconds,
-				foreignCores: Math.max(0, busyDelta - oursDelta) / seconds,
-			};
+			const busy = end.busy - start.busy;
+			const foreignCores = Math.max(0, busy - ours) / seconds;
+			return { seconds, busyCores: busy / seconds, oursCores: ours / seconds, foreignCores };
 		},
 	};
 }
 
-function loadavg() {
-	return os.loadavg().map((v) => Math.round(v * 100) / 100);
-}
+const loadavg = () => os.loadavg().map((v) => Math.round(v * 100) / 100);
 
 /**
- * Waits (bounded) until the 1-minute load average is below maxLoad.
- * @returns {Promise<{ quiet: boolean, waitedSeconds: number, load: number[] }>}
+ * Measures with `probe` until `quiet` holds or maxWaitSeconds have passed (bounded).
+ * @template T @param {() => Promise<T>} probe @param {(x: T) => boolean} quiet
+ * @param {(x: T, waited: number) => string} busy what to log while waiting
  */
+async function waitUntilQuiet(probe, quiet, maxWaitSeconds, log, busy) {
+	const start = Date.now();
+	for (let i = 0; ; i++) {
+		const x = await probe();
+		const waitedSeconds = (Date.now() - start) / 1000;
+		if (quiet(x) || waitedSeconds >= maxWaitSeconds || i >= 1000)
+			return { quiet: quiet(x), waitedSeconds, x };
+		log(`${busy(x, waitedSeconds)}: waiting (${Math.round(waitedSeconds)} of ${maxWaitSeconds} s)`);
+	}
+}
+
+/** Waits (bounded) until the 1-minute load average is below maxLoad. */
 async function waitForQuiet(maxLoad, maxWaitSeconds, log) {
-	const start = Date.now();
-	for (let i = 0; i < 1000; i++) {
-		const load = loadavg();
-		const waited = (Date.now() - start) / 1000;
-		if (load[0] < maxLoad) return { quiet: true, waitedSeconds: waited, load };
-		if (waited >= maxWaitSeconds) return { quiet: false, waitedSeconds: waited, load };
-		log(
-			`load average ${load.join(' ')} >= ${maxLoad}: waiting (${Math.round(waited)} of ${maxWaitSeconds} s)`,
-		);
-		await new Promise((resolve) =>
-			setTimeout(resolve, Math.min(15_000, Math.max(1000, (maxWaitSeconds - waited) * 1000))),
-		);
-	}
-	return { quiet: false, waitedSeconds: (Date.now() - start) / 1000, load: loadavg() };
+	let first = true;
+	const probe = async () => {
+		if (!first) await sleep(15_000);
+		first = false;
+		return loadavg();
+	};
+	const r = await waitUntilQuiet(
+		probe,
+		(load) => load[0] < maxLoad,
+		maxWaitSeconds,
+		log,
+		(load) => `load average ${load.join(' ')} >= ${maxLoad}`,
+	);
+	return { quiet: r.quiet, waitedSeconds: r.waitedSeconds, load: r.x };
 }
 
 /**
- * Waits (bounded) until other processes use less than maxForeignCores over a window of
- * windowSeconds (CPU of this process tree excluded, so an idle n8n of ours does not count).
- * @returns {Promise<{ quiet: boolean, waitedSeconds: number, foreignCores: number }>}
+ * Waits (bounded) until other processes use less than maxForeignCores over a 10 s window (this
+ * process tree excluded, so an idle n8n of ours does not count).
  */
-async function waitForQuietCpu(maxForeignCores, maxWaitSeconds, log, windowSeconds = 10) {
-	const start = Date.now();
-	let foreignCores = NaN;
-	for (let i = 0; i < 1000; i++) {
+async function waitForQuietCpu(maxForeignCores, maxWaitSeconds, log) {
+	const probe = async () => {
 		const meter = foreignCpuMeter();
-		await new Promise((resolve) => setTimeout(resolve, windowSeconds * 1000));
-		foreignCores = meter.stop().foreignCores;
-		const waited = (Date.now() - start) / 1000;
-		if (foreignCores < maxForeignCores) return { quiet: true, waitedSeconds: waited, foreignCores };
-		if (waited >= maxWaitSeconds) return { quiet: false, waitedSeconds: waited, foreignCores };
-		log(
-			`other processes use ${foreignCores.toFixed(2)} cores (>= ${maxForeignCores}): waiting (${Math.round(waited)} of ${maxWaitSeconds} s)`,
-		);
-	}
-	return { quiet: false, waitedSeconds: (Date.now() - start) / 1000, foreignCores };
+		await sleep(10_000);
+		return meter.stop().foreignCores;
+	};
+	const busy = (cores) => `other processes use ${cores.toFixed(2)} cores (>= ${maxForeignCores})`;
+	const r = await waitUntilQuiet(
+		probe,
+		(cores) => cores < maxForeignCores,
+		maxWaitSeconds,
+		log,
+		busy,
+	);
+	return { quiet: r.quiet, waitedSeconds: r.waitedSeconds, foreignCores: r.x };
 }
 
 module.exports = {
-	waitForQuietCpu,
 	machine,
 	memory,
 	resetPeak,
 	descendants,
+	processCpuSeconds,
 	foreignCpuMeter,
 	loadavg,
 	waitForQuiet,
-	processCpuSeconds,
+	waitForQuietCpu,
 };

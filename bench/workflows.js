@@ -10,16 +10,29 @@
 //   node    Webhook -> Sound Search (Return All) -> Summarize
 //   http    Webhook -> HTTP Request (pagination on nextCursor) -> Split Out (data.items) -> Summarize
 //   noop    Webhook -> No Operation (n8n's own floor: webhook + execution, no work)
-// plus the scale, credit-matrix and multi-keyword workflows below; keywordScale.js builds those
-// of the keyword lists at service scale with the same collector and keyword chains.
+// plus the scale, credit-matrix, several-keywords and keyword-list workflows below.
 
 const crypto = require('node:crypto');
 
 const PACKAGE_NAME = 'n8n-nodes-sound-search';
-const NODE_TYPE = `${PACKAGE_NAME}.soundSearch`;
 /** The HTTP Request version a user adding the node today gets (defaultVersion in n8n 2.41.1). */
 const HTTP_REQUEST_VERSION = 4.5;
 const WEBHOOK_VERSION = 2;
+
+/** Keyword lists at service scale (phases/keylists.js): the set-up of its workflows. */
+const KEYLISTS = {
+	LIMIT: 10,
+	LATENCY_MS: 150,
+	CAPACITY: 4,
+	// 96 beside the powers of two: about the most calls n8n had in flight at once with every
+	// item's request started together (HTTP Request untuned), and about the largest bound whose
+	// first contact (bound - 4 refused calls) keeps 429s within 10 % of 1,000 keywords.
+	SWEEP: [16, 32, 64, 96, 128, 256],
+	// HTTP Request's Batching only paces the starts (batchSize requests, then batchInterval ms,
+	// not waiting for answers), so an interval under the latency plus n8n's jitter overlaps two
+	// batches and one 429 fails the run. Tried in order until one completes.
+	BATCH_INTERVALS_MS: [180, 250],
+};
 
 /** Workflow settings: production runs not stored (see BENCHMARKS.md, Method), v1 order. */
 const SETTINGS = {
@@ -31,370 +44,235 @@ const SETTINGS = {
 	callerPolicy: 'workflowsFromSameOwner',
 };
 
+const hash = (name) => crypto.createHash('sha256').update(name);
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 /** A stable id in n8n's format (16 alphanumerics) derived from a name. */
-function idFor(name) {
-	const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-	return Array.from(
-		crypto.createHash('sha256').update(name).digest().subarray(0, 16),
-		(b) => alphabet[b % alphabet.length],
-	).join('');
-}
-
+const idFor = (name) =>
+	Array.from(hash(name).digest().subarray(0, 16), (b) => ALPHABET[b % ALPHABET.length]).join('');
 /** A stable UUID-shaped id derived from a name (node ids, webhook ids). */
 function uuidFor(name) {
-	const h = crypto.createHash('sha256').update(name).digest('hex');
+	const h = hash(name).digest('hex');
 	return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
-/**
- * @param {{ serviceUrl: string, apiKey: string, tag: string }} service
- * @returns {{ soundSearch: object, headerAuth: object }} credentials for import:credentials
- */
-function credentialsFor(service) {
+/** @param {{ serviceUrl: string, apiKey: string, tag: string }} service */
+function credentialsFor({ serviceUrl, apiKey, tag }) {
 	return {
 		soundSearch: {
-			id: idFor(`cred-sound-${service.tag}`),
-			name: `Bench Sound Search (${service.tag})`,
+			id: idFor(`cred-sound-${tag}`),
+			name: `Bench Sound Search (${tag})`,
 			type: 'soundSearchApi',
-			data: { apiKey: service.apiKey, baseUrl: service.serviceUrl },
+			data: { apiKey, baseUrl: serviceUrl },
 		},
 		headerAuth: {
-			id: idFor(`cred-header-${service.tag}`),
-			name: `Bench Bearer header (${service.tag})`,
+			id: idFor(`cred-header-${tag}`),
+			name: `Bench Bearer header (${tag})`,
 			type: 'httpHeaderAuth',
-			data: { name: 'Authorization', value: `Bearer ${service.apiKey}` },
+			data: { name: 'Authorization', value: `Bearer ${apiKey}` },
 		},
 	};
 }
 
-function webhookNode(wfName, method, path) {
-	return {
-		id: uuidFor(`${wfName}/webhook`),
-		name: 'Webhook',
-		type: 'n8n-nodes-base.webhook',
-		typeVersion: WEBHOOK_VERSION,
-		position: [0, 0],
-		webhookId: uuidFor(`${wfName}/webhookId`),
+/** A node of n8n-nodes-base (or `type` in full) with the given name, version and parameters. */
+const node = (name, type, typeVersion, parameters, extra = {}) => ({
+	name,
+	type: type.includes('.') ? type : `n8n-nodes-base.${type}`,
+	typeVersion,
+	parameters,
+	...extra,
+});
+
+const summarize = () =>
+	node('Summarize', 'summarize', 1.1, {
+		fieldsToSummarize: {
+			values: ['count', 'countUnique'].map((aggregation) => ({ aggregation, field: 'soundId' })),
+		},
+		options: {},
+	});
+const splitOut = (name, field, destination = '') =>
+	node(name, 'splitOut', 1, {
+		fieldToSplitOut: field,
+		include: 'noOtherFields',
+		options: destination ? { destinationFieldName: destination } : {},
+	});
+const soundSearch = (cred, parameters) =>
+	node(
+		'Sound Search',
+		`${PACKAGE_NAME}.soundSearch`,
+		1,
+		{ resource: 'sound', operation: 'search', ...parameters },
+		{ credentials: { soundSearchApi: { id: cred.id, name: cred.name } } },
+	);
+
+/** HTTP Request's pagination on data.nextCursor ("Update a Parameter in Each Request"). */
+const PAGINATION = {
+	pagination: {
+		paginationMode: 'updateAParameterInEachRequest',
 		parameters: {
+			parameters: [{ type: 'qs', name: 'cursor', value: '={{ $response.body.data.nextCursor }}' }],
+		},
+		paginationCompleteWhen: 'other',
+		completeExpression: '={{ !$response.body.data.nextCursor }}',
+		limitPagesFetched: true,
+		maxRequests: 1000,
+	},
+};
+
+/** HTTP Request against the search endpoint: paginated, or with Batching (Options > Batching). */
+function httpRequest(cred, serviceUrl, q, limit, how) {
+	const options = how.paginate
+		? { pagination: PAGINATION }
+		: how.batching
+			? { batching: { batch: how.batching } }
+			: {};
+	const queryParameters = {
+		parameters: [
+			{ name: 'q', value: q },
+			{ name: 'limit', value: String(limit) },
+		],
+	};
+	const parameters = {
+		url: `${serviceUrl}/v1/shortvideo/sound/search`,
+		authentication: 'genericCredentialType',
+		genericAuthType: 'httpHeaderAuth',
+		sendQuery: true,
+		queryParameters,
+		options,
+	};
+	return node('HTTP Request', 'httpRequest', HTTP_REQUEST_VERSION, parameters, {
+		credentials: { httpHeaderAuth: { id: cred.id, name: cred.name } },
+	});
+}
+
+/** A workflow named for `key`, answering on `bench-<key>`: Webhook, then `nodes` in a chain. */
+function workflow(key, method, nodes) {
+	const webhook = node(
+		'Webhook',
+		'webhook',
+		WEBHOOK_VERSION,
+		{
 			httpMethod: method,
-			path,
+			path: `bench-${key}`,
 			responseMode: 'lastNode',
 			responseData: 'firstEntryJson',
 			options: {},
 		},
-	};
-}
-
-function summarizeNode(wfName, x) {
+		{ webhookId: uuidFor(`${key}/webhookId`) },
+	);
+	const all = [webhook, ...nodes].map((n, i) => ({
+		id: uuidFor(`${key}/${n.name}`),
+		position: [220 * i, 0],
+		...n,
+	}));
+	const next = (i) => ({
+		main: [[{ node: all[i + 1].name, type: 'main', index: 0 }]],
+	});
+	const connections = Object.fromEntries(all.slice(0, -1).map((n, i) => [n.name, next(i)]));
 	return {
-		id: uuidFor(`${wfName}/summarize`),
-		name: 'Summarize',
-		type: 'n8n-nodes-base.summarize',
-		typeVersion: 1.1,
-		position: [x, 0],
-		parameters: {
-			fieldsToSummarize: {
-				values: [
-					{ aggregation: 'count', field: 'soundId' },
-					{ aggregation: 'countUnique', field: 'soundId' },
-				],
-			},
-			options: {},
-		},
-	};
-}
-
-function splitOutNode(wfName, name, field, x, destination) {
-	return {
-		id: uuidFor(`${wfName}/${name}`),
-		name,
-		type: 'n8n-nodes-base.splitOut',
-		typeVersion: 1,
-		position: [x, 0],
-		parameters: {
-			fieldToSplitOut: field,
-			include: 'noOtherFields',
-			options: destination ? { destinationFieldName: destination } : {},
-		},
-	};
-}
-
-/**
- * @param {string} wfName
- * @param {object} cred soundSearchApi credential
- * @param {Record<string, unknown>} parameters Sound Search parameters
- */
-function soundSearchNode(wfName, cred, parameters, x) {
-	return {
-		id: uuidFor(`${wfName}/sound`),
-		name: 'Sound Search',
-		type: NODE_TYPE,
-		typeVersion: 1,
-		position: [x, 0],
-		parameters: { resource: 'sound', operation: 'search', ...parameters },
-		credentials: { soundSearchApi: { id: cred.id, name: cred.name } },
-	};
-}
-
-/**
- * HTTP Request against the search endpoint; with `paginate`, the built-in pagination follows
- * data.nextCursor ("Update a Parameter in Each Request", query cursor) until it is null.
- */
-function httpRequestNode(
-	wfName,
-	cred,
-	{ serviceUrl, platform = 'shortvideo', q, limit, paginate, maxPages = 1000, batching },
-	x,
-) {
-	/** @type {Record<string, unknown>} */
-	const options = {};
-	// Batching (Options > Batching): batchSize items' requests, then batchInterval ms, and so on.
-	if (batching) options.batching = { batch: batching };
-	if (paginate) {
-		options.pagination = {
-			pagination: {
-				paginationMode: 'updateAParameterInEachRequest',
-				parameters: {
-					parameters: [
-						{ type: 'qs', name: 'cursor', value: '={{ $response.body.data.nextCursor }}' },
-					],
-				},
-				paginationCompleteWhen: 'other',
-				completeExpression: '={{ !$response.body.data.nextCursor }}',
-				limitPagesFetched: true,
-				maxRequests: maxPages,
-			},
-		};
-	}
-	return {
-		id: uuidFor(`${wfName}/http`),
-		name: 'HTTP Request',
-		type: 'n8n-nodes-base.httpRequest',
-		typeVersion: HTTP_REQUEST_VERSION,
-		position: [x, 0],
-		parameters: {
-			url: `${serviceUrl}/v1/${platform}/sound/search`,
-			authentication: 'genericCredentialType',
-			genericAuthType: 'httpHeaderAuth',
-			sendQuery: true,
-			queryParameters: {
-				parameters: [
-					{ name: 'q', value: q },
-					{ name: 'limit', value: String(limit) },
-				],
-			},
-			options,
-		},
-		credentials: { httpHeaderAuth: { id: cred.id, name: cred.name } },
-	};
-}
-
-function chain(nodes) {
-	/** @type {Record<string, any>} */
-	const connections = {};
-	for (let i = 0; i + 1 < nodes.length; i++) {
-		connections[nodes[i].name] = { main: [[{ node: nodes[i + 1].name, type: 'main', index: 0 }]] };
-	}
-	return connections;
-}
-
-function workflow(name, nodes) {
-	return {
-		id: idFor(`wf-${name}`),
-		name: `Bench: ${name}`,
+		id: idFor(`wf-${key}`),
+		name: `Bench: ${key}`,
 		active: false,
 		settings: SETTINGS,
-		nodes,
-		connections: chain(nodes),
+		nodes: all,
+		connections,
 	};
 }
 
-/**
- * All benchmark workflows.
- * @param {{ timing: {serviceUrl: string, creds: any}, billing: {serviceUrl: string, creds: any},
- *   pagesQuery: string, pagesPageSize: number }} config
- * @returns {{ workflows: object[], paths: Record<string, string> }} paths: webhook path by key
- */
-function buildWorkflows({ timing, billing, pagesQuery, pagesPageSize }) {
-	const T = timing.creds;
-	const B = billing.creds;
-	const { workflows, paths, add } = collector();
+const Q = '={{ $json.query.q }}';
+const FROM_QUERY = (name) => `={{ Number($json.query.${name}) }}`;
 
-	// Time: the same Return All over 100 pages of pagesPageSize items.
-	add('node', 'GET', (n, hook) => [
-		hook,
-		soundSearchNode(
-			n,
-			T.soundSearch,
-			{
-				platform: 'shortvideo',
-				query: pagesQuery,
-				returnAll: true,
-				options: { pageSize: pagesPageSize },
-			},
-			220,
-		),
-		summarizeNode(n, 440),
-	]);
-	add('http', 'GET', (n, hook) => [
-		hook,
-		httpRequestNode(
-			n,
-			T.headerAuth,
-			{ serviceUrl: timing.serviceUrl, q: pagesQuery, limit: pagesPageSize, paginate: true },
-			220,
-		),
-		splitOutNode(n, 'Split Out', 'data.items', 440),
-		summarizeNode(n, 660),
-	]);
-	add('noop', 'GET', (n, hook) => [
-		hook,
-		{
-			id: uuidFor(`${n}/noop`),
-			name: 'No Operation',
-			type: 'n8n-nodes-base.noOp',
-			typeVersion: 1,
-			position: [220, 0],
-			parameters: {},
-		},
-	]);
-
-	// Scale: Return All of ?q= (catalogue overrides set the totals), pages of 50 (the service cap).
-	add('scale-node', 'GET', (n, hook) => [
-		hook,
-		soundSearchNode(
-			n,
-			T.soundSearch,
-			{
-				platform: 'shortvideo',
-				query: '={{ $json.query.q }}',
-				returnAll: true,
-				options: { pageSize: 50, maxPages: 1000 },
-			},
-			220,
-		),
-		summarizeNode(n, 440),
-	]);
-	add('scale-http', 'GET', (n, hook) => [
-		hook,
-		httpRequestNode(
-			n,
-			T.headerAuth,
-			{ serviceUrl: timing.serviceUrl, q: '={{ $json.query.q }}', limit: 50, paginate: true },
-			220,
-		),
-		splitOutNode(n, 'Split Out', 'data.items', 440),
-		summarizeNode(n, 660),
-	]);
-
-	// Credits: Limit (or Return All) x platform x page size from the webhook's query string.
-	for (const platform of ['shortvideo', 'photosocial']) {
-		add(`credits-limit-${platform}`, 'GET', (n, hook) => [
-			hook,
-			soundSearchNode(
-				n,
-				B.soundSearch,
-				{
-					platform,
-					query: '={{ $json.query.q }}',
-					returnAll: false,
-					limit: '={{ Number($json.query.limit) }}',
-					options: { pageSize: '={{ Number($json.query.pageSize) }}', maxPages: 1000 },
-				},
-				220,
-			),
-			summarizeNode(n, 440),
-		]);
-		add(`credits-all-${platform}`, 'GET', (n, hook) => [
-			hook,
-			soundSearchNode(
-				n,
-				B.soundSearch,
-				{
-					platform,
-					query: '={{ $json.query.q }}',
-					returnAll: true,
-					options: { pageSize: '={{ Number($json.query.pageSize) }}', maxPages: 1000 },
-				},
-				220,
-			),
-			summarizeNode(n, 440),
-		]);
-	}
-
-	// Several input items: POST {"keywords": [...]} -> one item per keyword -> one search each
-	// (Limit 50, the default; one page per keyword).
-	add('keywords-node', 'POST', (n, hook) =>
-		keywordsNodeChain(n, hook, B.soundSearch, { limit: 50 }),
-	);
-	add('keywords-http', 'POST', (n, hook) =>
-		keywordsHttpChain(n, hook, B.headerAuth, { serviceUrl: billing.serviceUrl, limit: 50 }),
-	);
-	return { workflows, paths };
-}
-
-/**
- * A list of workflows and their webhook paths; add(key, method, build) appends one, whose
- * webhook answers on `bench-<key>` (build gets the workflow's name and its Webhook node).
- */
-function collector() {
-	/** @type {Record<string, string>} */
-	const paths = {};
-	/** @type {object[]} */
-	const workflows = [];
-	const add = (key, method, build) => {
-		const path = `bench-${key}`;
-		paths[key] = path;
-		workflows.push(workflow(key, build(key, webhookNode(key, method, path))));
-	};
-	return { workflows, paths, add };
-}
-
-/**
- * POST {"keywords": [...]} -> one item per keyword -> Sound Search, one search each (Limit
- * `limit`, Options `options` when given) -> Summarize.
- */
-function keywordsNodeChain(n, hook, cred, { limit, options }) {
-	const parameters = {
+/** Sound Search with these parameters, then Summarize. */
+const searchChain = (cred, parameters) => [soundSearch(cred.soundSearch, parameters), summarize()];
+/** HTTP Request paginated on nextCursor, Split Out on data.items, Summarize. */
+const returnAllHttp = (cred, url, q, limit) => [
+	httpRequest(cred.headerAuth, url, q, limit, { paginate: true }),
+	splitOut('Split Out', 'data.items'),
+	summarize(),
+];
+/** POST {"keywords": [...]} -> one item per keyword -> one search each (Limit, Options). */
+const keywordNodes = (cred, limit, options = /** @type {object | undefined} */ (undefined)) => [
+	splitOut('Keywords', 'body.keywords', 'keyword'),
+	...searchChain(cred, {
 		platform: 'shortvideo',
 		query: '={{ $json.keyword }}',
 		returnAll: false,
 		limit,
 		...(options ? { options } : {}),
-	};
+	}),
+];
+/** The same with HTTP Request (one request per item, Batching when given). */
+const keywordHttp = (
+	cred,
+	url,
+	limit,
+	batching = /** @type {object | undefined} */ (undefined),
+) => [
+	splitOut('Keywords', 'body.keywords', 'keyword'),
+	httpRequest(cred.headerAuth, url, '={{ $json.keyword }}', limit, { batching }),
+	splitOut('Split Out', 'data.items'),
+	summarize(),
+];
+/** Credit matrix: Limit (or Return All) and Page Size from the webhook's query string. */
+const creditsChain = (cred, platform, returnAll) =>
+	searchChain(cred, {
+		platform,
+		query: Q,
+		returnAll,
+		...(returnAll ? {} : { limit: FROM_QUERY('limit') }),
+		options: { pageSize: FROM_QUERY('pageSize'), maxPages: 1000 },
+	});
+
+/**
+ * All benchmark workflows, as [key, method, nodes after the Webhook].
+ * @param {{ timing: string, billing: string, scale: string, creds: Record<string, any>,
+ *   pagesQuery: string, pagesPageSize: number }} c service URLs, credentials by service
+ */
+function definitions({ timing, billing, scale, creds, pagesQuery, pagesPageSize }) {
+	const [T, B, S] = [creds.timing, creds.billing, creds.scale];
+	const { LIMIT, CAPACITY, SWEEP, BATCH_INTERVALS_MS } = KEYLISTS;
+	const all = { platform: 'shortvideo', returnAll: true };
+	const pages = { pageSize: pagesPageSize };
 	return [
-		hook,
-		splitOutNode(n, 'Keywords', 'body.keywords', 220, 'keyword'),
-		soundSearchNode(n, cred, parameters, 440),
-		summarizeNode(n, 660),
+		['node', 'GET', searchChain(T, { ...all, query: pagesQuery, options: pages })],
+		['http', 'GET', returnAllHttp(T, timing, pagesQuery, pagesPageSize)],
+		['noop', 'GET', [node('No Operation', 'noOp', 1, {})]],
+		[
+			'scale-node',
+			'GET',
+			searchChain(T, { ...all, query: Q, options: { pageSize: 50, maxPages: 1000 } }),
+		],
+		['scale-http', 'GET', returnAllHttp(T, timing, Q, 50)],
+		...['shortvideo', 'photosocial'].flatMap((p) => [
+			[`credits-limit-${p}`, 'GET', creditsChain(B, p, false)],
+			[`credits-all-${p}`, 'GET', creditsChain(B, p, true)],
+		]),
+		['keywords-node', 'POST', keywordNodes(B, 50)],
+		['keywords-http', 'POST', keywordHttp(B, billing, 50)],
+		['keylist-node', 'POST', keywordNodes(S, LIMIT)],
+		['keylist-http', 'POST', keywordHttp(S, scale, LIMIT)],
+		...SWEEP.map((m) => [`keylist-node-${m}`, 'POST', keywordNodes(S, LIMIT, { maxInFlight: m })]),
+		...BATCH_INTERVALS_MS.map((ms) => [
+			`keylist-http-batch-${ms}`,
+			'POST',
+			keywordHttp(S, scale, LIMIT, { batchSize: CAPACITY, batchInterval: ms }),
+		]),
 	];
 }
 
-/** The same with HTTP Request (one request per item) and Split Out on data.items. */
-function keywordsHttpChain(n, hook, cred, { serviceUrl, limit, batching }) {
-	return [
-		hook,
-		splitOutNode(n, 'Keywords', 'body.keywords', 220, 'keyword'),
-		httpRequestNode(
-			n,
-			cred,
-			{ serviceUrl, q: '={{ $json.keyword }}', limit, paginate: false, batching },
-			440,
-		),
-		splitOutNode(n, 'Split Out', 'data.items', 660),
-		summarizeNode(n, 880),
-	];
+/** @param {Parameters<typeof definitions>[0]} config @returns {{ workflows: object[], paths: Record<string, string> }} */
+function buildWorkflows(config) {
+	const defs = definitions(config);
+	const workflows = defs.map(([key, method, nodes]) =>
+		workflow(String(key), String(method), /** @type {any[]} */ (nodes)),
+	);
+	return { workflows, paths: Object.fromEntries(defs.map(([key]) => [key, `bench-${key}`])) };
 }
 
 module.exports = {
 	buildWorkflows,
-	collector,
-	keywordsNodeChain,
-	keywordsHttpChain,
 	credentialsFor,
+	KEYLISTS,
 	PACKAGE_NAME,
-	NODE_TYPE,
 	HTTP_REQUEST_VERSION,
 	WEBHOOK_VERSION,
-	SETTINGS,
 };

@@ -1,11 +1,11 @@
 'use strict';
 
-// The report of the keyword lists at service scale (bench/keywordScale.js): verdict rows for the
+// The report of the keyword lists at service scale (bench/phases/keylists.js): verdict rows for the
 // summary table and section 6 of BENCHMARKS.md, from the phase's results alone (so that
 // `node bench/report.js` can render them again without measuring).
 
-const { median } = require('./stats');
-const { f1, f2, int, pct, table } = require('./format');
+const { median } = require('../stats');
+const { f1, f2, int, pct, table } = require('../format');
 
 const TARGET = { ratio: 1.0, throughput: 0.8, rateLimitedShare: 0.1 };
 const ANCHOR = '#6-keyword-lists-at-service-scale';
