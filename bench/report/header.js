@@ -87,7 +87,8 @@ function machineTable(results, c) {
 const COMMANDS = [
 	'```sh',
 	'npm run bench               # = bash bench/run.sh: set-up, Node 24, the pinned n8n, then node bench/run.js',
-	'npm run bench -- --quick    # smoke run: fewer rounds and sizes, no waiting for a quiet machine',
+	'npm run bench -- --quick    # fewer rounds and sizes, no waiting for a quiet machine',
+	'npm run bench -- --smoke    # every phase at a tiny size, report in .cache/bench/smoke.md (npm test runs this)',
 	'node bench/run.js --help    # options (rounds, warm-up, load threshold, deadline, output file)',
 	'```',
 ].join('\n');
@@ -99,7 +100,7 @@ const METHOD = [
 	'- **Settings.** Production executions are not stored (`saveDataSuccessExecution: none`, progress not saved) so that the database write of 2,000+ items does not dominate, and it would weigh more on (b), whose run data holds every page twice. n8n log level `warn`. Reference service: timing with its cache off (every page a fresh reading), credits and keywords with its default 60 s cache window; keyword lists at service scale on a third one, cache off, 150 ms per answer.',
 	"- **CPU.** n8n CPU per run is user+system time of the n8n process and its task runner from /proc; the CPU of other processes is the machine total (/proc/stat) minus this benchmark's process tree.",
 	'- **Reading the figures.** Absolute times depend on the machine and on what else runs on it; on a shared virtual machine they can move by tens of percent between runs taken minutes apart. The paired figures of one run (ratios, per-page differences) are the ones to compare; the CPU of other processes during each phase is recorded above.',
-	'- **Not part of CI.** The benchmark is not run by `npm test` and passes or fails nothing: it fails only when a variant gives a wrong answer (items, distinct ids, calls).',
+	'- **In CI only as a smoke.** `npm test` runs `npm run bench -- --smoke` (every phase at a tiny size, so the command cannot rot); the full benchmark passes or fails nothing: it fails only when a variant gives a wrong answer (items, distinct ids, calls).',
 ].join('\n');
 
 function machineSection(results, c) {

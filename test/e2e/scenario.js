@@ -70,7 +70,7 @@ class Scenario {
 	// Set by setUp() and start(), before any test.
 	/** @type {import('../harness/referenceService').ReferenceService} */ service = UNSET;
 	/** @type {Awaited<ReturnType<typeof startFakeOpenAi>>} */ model = UNSET;
-	/** @type {n8n.N8nServer | undefined} */ server;
+	/** @type {import('../harness/n8n/server').N8nServer | undefined} */ server;
 	/** @type {Awaited<ReturnType<typeof n8n.setupOwner>>} */ rest = UNSET;
 	userFolder = '';
 	filesDir = ''; // the folder n8n may read and write (N8N_RESTRICT_FILE_ACCESS_TO)

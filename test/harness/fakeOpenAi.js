@@ -478,7 +478,7 @@ async function startFakeOpenAi(options = {}) {
 		url: line.url,
 		origin: line.origin,
 		pid: line.pid,
-		requests: async () => (await control('GET', '/__fake/requests')).requests,
+		requests: async () => /** @type {any} */ (await control('GET', '/__fake/requests')).requests,
 		reset: async () => void (await control('POST', '/__fake/reset')),
 		stop,
 		stderr: () => stderr,

@@ -9,7 +9,7 @@ const { waitUntil } = require('./service');
 
 class MainApi {
 	constructor() {
-		/** @type {(import('../n8n').RestRequest & { owner: { email: string, password: string } }) | undefined} */
+		/** @type {(import('../n8n/rest').RestRequest & { owner: { email: string, password: string } }) | undefined} */
 		this.rest = undefined;
 		/** @type {string} the main's URL */
 		this.mainUrl = '';

@@ -1,0 +1,24 @@
+'use strict';
+
+// `npm run bench`, as the README gives it, in its smoke form: every phase at a tiny size against
+// a real n8n and HTTP Request side by side, the report written to .cache/bench/smoke.md (never
+// BENCHMARKS.md). Figures at these sizes mean nothing; that the phases run and credits hold does.
+const fs = require('node:fs');
+const path = require('node:path');
+const { runToEnd, REPO_ROOT } = require('./run');
+
+test('npm run bench runs every phase and writes a report in which credits meet the minimum', async () => {
+	const report = path.join(REPO_ROOT, '.cache', 'bench', 'smoke.md');
+	fs.rmSync(report, { force: true });
+	const { code, output } = await runToEnd('npm run --silent bench -- --smoke', {
+		timeoutMs: 360_000,
+	});
+
+	expect(output).toContain('wrote .cache/bench/smoke.md');
+	expect(code).toBe(0);
+	const text = fs.readFileSync(report, 'utf8');
+	expect(text).toContain(
+		'| credits = 40 (one per keyword, 429s free) | **40** credits | **met** |',
+	);
+	expect(text).toMatch(/\| credits spent equal to the minimum in every case \| (\d+) of \1 cases /);
+});
