@@ -18,6 +18,8 @@ const RUNS = {
 	'npm run build': ['test/harness/packageTarball.js', "'n8n-node', 'build'"],
 	'npm run lint': ['scripts/test.sh', 'npm run --silent lint'],
 	'npm run format:check': ['scripts/test.sh', 'npm run --silent format:check'],
+	// format writes; npm test runs the same prettier over the same files as a check.
+	'npm run format': ['scripts/test.sh', 'npm run --silent format:check'],
 	'npm run demo': ['test/commands/demo.test.js', "'npm run demo -- jazz photosocial 5'"],
 	'npm run bench': ['test/commands/bench.test.js', 'npm run --silent bench -- --smoke'],
 	'npm run reference-service': [
@@ -43,7 +45,7 @@ const RUNS = {
 		'node test/fixtures/n8n-errors/record.js',
 	],
 	// The release steps that publish cannot run in a test; their dry runs do (test/release/).
-	'npm pack': ['test/release/dryRun.test.js', "'pack'"],
+	'npm pack': ['test/harness/packageTarball.js', "'npm', ['pack'"],
 	'npm publish': ['test/release/dryRun.test.js', "'publish'"],
 	'npm run release': ['test/release/dryRun.test.js', "'release'"],
 	'npm version': ['test/release/releaseTag.test.js', 'version'],
