@@ -7,7 +7,9 @@
 const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
-const { startQueueStack, startDelayProxy, idsOf } = require('../harness/queue');
+const { startQueueStack } = require('../harness/queue/stack');
+const { startDelayProxy } = require('../harness/queue/delayProxy');
+const { idsOf } = require('../harness/queue/events');
 const { packageTarball } = require('../harness/packageTarball');
 const { startReferenceService } = require('../harness/referenceService');
 const { SERVICE_KEY } = require('./scenarios');

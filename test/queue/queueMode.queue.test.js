@@ -5,13 +5,8 @@
 // pinned n8n on 127.0.0.1 (test/harness/queue/). One environment for the whole file
 // (./environment.js); every test prints its figures (executions, service requests, per worker).
 
-const {
-	ensureQueuePrerequisitesSync,
-	runningOn,
-	longestRunningMs,
-	idsOf,
-	started,
-} = require('../harness/queue');
+const { ensureQueuePrerequisitesSync } = require('../harness/queue/prerequisites');
+const { runningOn, longestRunningMs, idsOf, started } = require('../harness/queue/events');
 const n8n = require('../harness/n8n');
 const env = require('./environment');
 const s = require('./scenarios');
