@@ -13,7 +13,7 @@ const path = require('node:path');
 const n8n = require('../harness/n8n');
 const { packageTarball } = require('../harness/packageTarball');
 const { startReferenceService } = require('../harness/referenceService');
-const { startFakeOpenAi } = require('../harness/fakeOpenAi');
+const { startFakeOpenAi } = require('../harness/fakeModel');
 const { loadWorkflow, outcome } = require('./workflowFile');
 const { ledgerRow } = require('./ledger');
 
