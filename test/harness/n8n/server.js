@@ -109,4 +109,35 @@ async function startN8n(
 	return { url, pid, port: serverPort, brokerPort: serverBrokerPort, stop, logs };
 }
 
-module.exports = { getFreePort, startN8n };
+/**
+ * Whether a TCP port is free on 127.0.0.1 right now.
+ * @param {number} port
+ * @returns {Promise<boolean>}
+ */
+function portIsFree(port) {
+	return new Promise((resolve) => {
+		const server = net.createServer();
+		server.unref();
+		server.once('error', () => resolve(false));
+		server.listen({ port, host: '127.0.0.1', exclusive: true }, () =>
+			server.close(() => resolve(true)),
+		);
+	});
+}
+
+/**
+ * The preferred port when it is free, else any free one.
+ * @param {number | undefined} preferred
+ * @param {number[]} [avoid] ports already picked for something else
+ * @returns {Promise<number>}
+ */
+async function pickPort(preferred, avoid = []) {
+	if (preferred !== undefined && !avoid.includes(preferred) && (await portIsFree(preferred)))
+		return preferred;
+	for (;;) {
+		const port = await getFreePort();
+		if (!avoid.includes(port)) return port;
+	}
+}
+
+module.exports = { getFreePort, portIsFree, pickPort, startN8n };

@@ -9,32 +9,25 @@ const path = require('node:path');
 const { LIB_SH } = require('./install');
 
 /**
- * Creates a fresh n8n user folder (n8n keeps its state in <folder>/.n8n) in the system temp dir,
- * with the community package from an `npm pack` tarball installed the way n8n installs one
- * (see install_package_tarball in n8n-host/lib.sh).
- * @param {{ packageTarball?: string }} [options]
- * @returns {Promise<string>} the folder (remove it with removeN8nUserFolder)
+ * An n8n user folder (n8n keeps its state in <folder>/.n8n) with the community package from an
+ * `npm pack` tarball installed the way n8n installs one (install_package_tarball in
+ * n8n-host/lib.sh): a fresh one in the system temp dir, or `folder` (kept between runs, as
+ * `npm start` does), made if missing.
+ * @param {{ packageTarball?: string, folder?: string }} [options]
+ * @returns {Promise<string>} the folder (remove a temp one with removeN8nUserFolder)
  */
-async function createN8nUserFolder({ packageTarball } = {}) {
-	const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-user-'));
-	if (packageTarball) {
-		const result = spawnSync(
-			'bash',
-			[
-				'-c',
-				'source "$0" && install_package_tarball "$1" "$2"',
-				LIB_SH,
-				path.resolve(packageTarball),
-				folder,
-			],
-			{ encoding: 'utf8' },
-		);
-		if (result.status !== 0) {
-			fs.rmSync(folder, { recursive: true, force: true });
-			throw new Error(`install_package_tarball failed (${result.status}): ${result.stderr}`);
-		}
+async function createN8nUserFolder({ packageTarball, folder } = {}) {
+	const made = folder ? path.resolve(folder) : fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-user-'));
+	fs.mkdirSync(made, { recursive: true });
+	if (!packageTarball) return made;
+	const script = 'source "$0" && install_package_tarball "$1" "$2"';
+	const args = ['-c', script, LIB_SH, path.resolve(packageTarball), made];
+	const result = spawnSync('bash', args, { encoding: 'utf8' });
+	if (result.status !== 0) {
+		if (!folder) fs.rmSync(made, { recursive: true, force: true });
+		throw new Error(`install_package_tarball failed (${result.status}): ${result.stderr}`);
 	}
-	return folder;
+	return made;
 }
 
 /**

@@ -13,171 +13,14 @@
 
 const crypto = require('node:crypto');
 const fs = require('node:fs');
-const net = require('node:net');
-const os = require('node:os');
 const path = require('node:path');
-const { spawnSync } = require('node:child_process');
 
-const n8n = require('./n8n');
-const { startReferenceService } = require('./referenceService');
-const { packageTarball, REPO_ROOT } = require('./packageTarball');
-
-const PACKAGE_NAME = 'n8n-nodes-sound-search';
-const NODE_TYPE = `${PACKAGE_NAME}.soundSearch`;
-const CREDENTIAL_TYPE = 'soundSearchApi';
-const SERVICE_KEY = 'sandbox-key';
-const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');
-const LIB_SH = path.join(n8n.HOST_DIR, 'lib.sh');
-
-/** The credential the examples and the demo workflow use (examples/ refer to this id and name). */
-const DEMO_CREDENTIAL = Object.freeze({
-	id: 'soundSearchDemo',
-	name: 'Sound Search account',
-	type: CREDENTIAL_TYPE,
-});
-
-/** The ready-to-run workflow: Manual Trigger -> Sound Search (short-video platform, lofi, 10). */
-const DEMO_WORKFLOW_ID = 'SoundSearchDemo1';
-const DEMO_WORKFLOW_NAME = 'Sound Search demo';
-
-/** The owner `npm start` creates (printed on start; local demo only). */
-const DEMO_OWNER = Object.freeze({
-	email: 'demo@sound-search.local',
-	password: 'SoundSearch-Demo1',
-	firstName: 'Demo',
-	lastName: 'Owner',
-});
-
-/**
- * @param {{ id: string, name: string }} credential
- * @returns {Record<string, any>} the demo workflow, as n8n's import:workflow takes it
- */
-function demoWorkflow(credential = DEMO_CREDENTIAL) {
-	return {
-		id: DEMO_WORKFLOW_ID,
-		name: DEMO_WORKFLOW_NAME,
-		active: false,
-		settings: { executionOrder: 'v1' },
-		nodes: [
-			{
-				id: '5d1f0c2e-7a51-4a55-9d43-6f0d5e1a0001',
-				name: 'When clicking ‘Execute workflow’',
-				type: 'n8n-nodes-base.manualTrigger',
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: {},
-			},
-			{
-				id: '5d1f0c2e-7a51-4a55-9d43-6f0d5e1a0002',
-				name: 'Sound Search',
-				type: NODE_TYPE,
-				typeVersion: 1,
-				position: [240, 0],
-				parameters: {
-					resource: 'sound',
-					operation: 'search',
-					platform: 'shortvideo',
-					query: 'lofi',
-					limit: 10,
-					options: {},
-				},
-				credentials: { [CREDENTIAL_TYPE]: { id: credential.id, name: credential.name } },
-			},
-		],
-		connections: {
-			'When clicking ‘Execute workflow’': {
-				main: [[{ node: 'Sound Search', type: 'main', index: 0 }]],
-			},
-		},
-		pinData: {},
-	};
-}
-
-/**
- * Whether a TCP port is free on 127.0.0.1 right now.
- * @param {number} port
- * @returns {Promise<boolean>}
- */
-function portIsFree(port) {
-	return new Promise((resolve) => {
-		const server = net.createServer();
-		server.unref();
-		server.once('error', () => resolve(false));
-		server.listen({ port, host: '127.0.0.1', exclusive: true }, () =>
-			server.close(() => resolve(true)),
-		);
-	});
-}
-
-/**
- * The preferred port when it is free, else any free one.
- * @param {number | undefined} preferred
- * @param {number[]} [avoid] ports already picked for something else
- * @returns {Promise<number>}
- */
-async function pickPort(preferred, avoid = []) {
-	if (preferred !== undefined && !avoid.includes(preferred) && (await portIsFree(preferred)))
-		return preferred;
-	for (;;) {
-		const port = await n8n.getFreePort();
-		if (!avoid.includes(port)) return port;
-	}
-}
-
-/**
- * A stable n8n-style id (16 alphanumerics) for an example file without one, so that re-imports
- * replace the workflow instead of adding a copy.
- * @param {string} seed
- */
-function stableId(seed) {
-	const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-	const digest = crypto.createHash('sha256').update(seed).digest();
-	return Array.from(digest.subarray(0, 16), (b) => alphabet[b % alphabet.length]).join('');
-}
-
-/**
- * The workflows in examples/*.json as they are right now (a file may hold one workflow or an
- * array). Files that are not workflows are reported, not fatal.
- * @returns {{ workflows: Array<{ file: string, workflow: Record<string, any> }>, problems: string[] }}
- */
-function readExampleWorkflows() {
-	/** @type {Array<{ file: string, workflow: Record<string, any> }>} */
-	const workflows = [];
-	/** @type {string[]} */
-	const problems = [];
-	if (!fs.existsSync(EXAMPLES_DIR)) return { workflows, problems };
-	const files = fs
-		.readdirSync(EXAMPLES_DIR)
-		.filter((name) => name.endsWith('.json'))
-		.sort();
-	for (const name of files) {
-		const file = path.join('examples', name);
-		let parsed;
-		try {
-			parsed = JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, name), 'utf8'));
-		} catch (error) {
-			problems.push(`${file}: not JSON (${/** @type {Error} */ (error).message})`);
-			continue;
-		}
-		const list = Array.isArray(parsed) ? parsed : [parsed];
-		list.forEach((workflow, index) => {
-			if (!workflow || typeof workflow !== 'object' || !Array.isArray(workflow.nodes)) {
-				problems.push(
-					`${file}${list.length > 1 ? `[${index}]` : ''}: not a workflow (no "nodes" array)`,
-				);
-				return;
-			}
-			const copy = { ...workflow };
-			if (!copy.id) copy.id = stableId(`examples/${name}#${index}`);
-			if (!copy.name) copy.name = path.basename(name, '.json');
-			if (!copy.settings) copy.settings = { executionOrder: 'v1' };
-			// Imported inactive: a scheduled example must not spend credits until someone publishes it.
-			copy.active = false;
-			workflows.push({ file, workflow: copy });
-		});
-	}
-	return { workflows, problems };
-}
+const n8n = require('../n8n');
+const { startReferenceService } = require('../referenceService');
+const { packageTarball } = require('../packageTarball');
+const demo = require('./demo');
+const { DEMO_CREDENTIAL, DEMO_OWNER, SERVICE_KEY, demoWorkflow, readExampleWorkflows } = demo;
+const { pickPort } = n8n;
 
 /**
  * @param {number} pid
@@ -222,9 +65,9 @@ class Stack {
 		this.options = options;
 		this.owner = options.owner ?? DEMO_OWNER;
 		this.log = options.log ?? (() => {});
-		/** @type {import('./referenceService').ReferenceService | undefined} */
+		/** @type {import('../referenceService').ReferenceService | undefined} */
 		this.service = undefined;
-		/** @type {import('./n8n/server').N8nServer | undefined} */
+		/** @type {import('../n8n/server').N8nServer | undefined} */
 		this.n8n = undefined;
 		/** @type {string | undefined} */
 		this.userFolder = undefined;
@@ -234,7 +77,7 @@ class Stack {
 		this.workflows = [];
 		/** @type {string[]} */
 		this.problems = [];
-		/** @type {import('./n8n/rest').RestRequest | undefined} */
+		/** @type {import('../n8n/rest').RestRequest | undefined} */
 		this.request = undefined;
 		/** @type {Record<string, number>} */
 		this.timings = {};
@@ -311,21 +154,10 @@ class Stack {
 	}
 
 	/** @param {string} tarball */
-	prepareUserFolder(tarball) {
-		if (this.options.userFolder) {
-			this.userFolder = path.resolve(this.options.userFolder);
-			fs.mkdirSync(this.userFolder, { recursive: true });
-		} else {
-			this.userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-stack-'));
-			this.tempFolder = true;
-		}
-		const result = spawnSync(
-			'bash',
-			['-c', 'source "$0" && install_package_tarball "$1" "$2"', LIB_SH, tarball, this.userFolder],
-			{ encoding: 'utf8' },
-		);
-		if (result.status !== 0)
-			throw new Error(`install_package_tarball failed (${result.status}): ${result.stderr}`);
+	async prepareUserFolder(tarball) {
+		const kept = this.options.userFolder;
+		this.userFolder = await n8n.createN8nUserFolder({ packageTarball: tarball, folder: kept });
+		this.tempFolder = !kept;
 	}
 
 	/** Credential first (the workflows refer to it), then all workflows in one import. */
@@ -388,7 +220,7 @@ class Stack {
 
 	/** Editor URL of a workflow. @param {string} id */
 	workflowUrl(id) {
-		return `${/** @type {import('./n8n/server').N8nServer} */ (this.n8n).url}/workflow/${id}`;
+		return `${/** @type {import('../n8n/server').N8nServer} */ (this.n8n).url}/workflow/${id}`;
 	}
 
 	/**
@@ -458,19 +290,4 @@ class Stack {
 	}
 }
 
-module.exports = {
-	Stack,
-	StackAborted,
-	DEMO_OWNER,
-	DEMO_CREDENTIAL,
-	DEMO_WORKFLOW_ID,
-	DEMO_WORKFLOW_NAME,
-	SERVICE_KEY,
-	NODE_TYPE,
-	PACKAGE_NAME,
-	demoWorkflow,
-	readExampleWorkflows,
-	portIsFree,
-	pickPort,
-	isAlive,
-};
+module.exports = { Stack, StackAborted, isAlive, ...demo };
