@@ -36,7 +36,7 @@ function runToEnd(command, { timeoutMs, env = {} }) {
 function start(command, env = {}) {
 	const child = spawn('bash', ['-c', command], {
 		cwd: REPO_ROOT,
-		env: { ...process.env, ...env },
+		env: asTyped({ ...process.env, ...env }),
 		detached: true,
 		stdio: ['ignore', 'pipe', 'pipe'],
 	});
@@ -45,6 +45,16 @@ function start(command, env = {}) {
 	child.stdout?.on('data', collect);
 	child.stderr?.on('data', collect);
 	return { process: child, pid: child.pid, output: () => output };
+}
+
+/**
+ * The environment of a command typed in a terminal: not the log level of the `npm run --silent`
+ * that started this test run, which npm would pass on to the npm under test.
+ * @param {NodeJS.ProcessEnv} env
+ */
+function asTyped(env) {
+	delete env.npm_config_loglevel;
+	return env;
 }
 
 /** @param {number | undefined} pid the group leader */

@@ -23,7 +23,8 @@ function npm(args, extraEnv = {}) {
 			)
 		)
 			delete env[name];
-		if (/^npm_config_(registry|dry_run|provenance|tag|_auth.*|.*:_auth.*)$/i.test(name))
+		// loglevel too: `npm run --silent test:release` would silence the output asserted on.
+		if (/^npm_config_(registry|dry_run|provenance|tag|loglevel|_auth.*|.*:_auth.*)$/i.test(name))
 			delete env[name];
 	}
 	// Jest sets NODE_ENV=test, which switches eslint-plugin-n8n-nodes-base's file-name rules to
