@@ -163,42 +163,15 @@ function followLedger() {
 	}, 1000);
 }
 
-async function main() {
-	const t0 = Date.now();
-	if (args.includes('--reset') && fs.existsSync(STATE_DIR)) {
-		say(`--reset: removing ${relative(STATE_DIR)}/`);
-		fs.rmSync(STATE_DIR, { recursive: true, force: true });
-	}
-	const firstRun = !fs.existsSync(path.join(USER_FOLDER, '.n8n'));
-	say(
-		`Starting Sound Search locally (n8n state in ${relative(USER_FOLDER)}/${firstRun ? ', new' : ', kept from the last run'}) ...`,
-	);
-
-	try {
-		await stack.start();
-	} catch (error) {
-		if (error instanceof StackAborted || phase === 'stopping') {
-			phase = 'starting'; // let shutdown() run once
-			await shutdown(0, 'Stopped while starting');
-			return;
-		}
-		console.error(`\nCould not start: ${/** @type {Error} */ (error).message}`);
-		if (!firstRun) {
-			console.error(
-				`If n8n's saved state is the problem, start from a clean one: npm start -- --reset`,
-			);
-		}
-		phase = 'starting';
-		await shutdown(1, 'Start failed');
-		return;
-	}
-	phase = 'running';
-
+/**
+ * The editor address, login, service, credential and workflows, once everything is up.
+ * @param {string} seconds how long the start took
+ */
+function printReady(seconds) {
 	const server = /** @type {import('../test/harness/n8n/server').N8nServer} */ (stack.n8n);
 	const service = /** @type {import('../test/harness/referenceService').ReferenceService} */ (
 		stack.service
 	);
-	const seconds = ((Date.now() - t0) / 1000).toFixed(1);
 	const line = '-'.repeat(78);
 	const notPreferred = (/** @type {number} */ port, /** @type {number} */ wanted) =>
 		port === wanted ? '' : `   (port ${wanted} was busy)`;
@@ -233,6 +206,40 @@ async function main() {
 			line,
 		].join('\n'),
 	);
+}
+
+async function main() {
+	const t0 = Date.now();
+	if (args.includes('--reset') && fs.existsSync(STATE_DIR)) {
+		say(`--reset: removing ${relative(STATE_DIR)}/`);
+		fs.rmSync(STATE_DIR, { recursive: true, force: true });
+	}
+	const firstRun = !fs.existsSync(path.join(USER_FOLDER, '.n8n'));
+	say(
+		`Starting Sound Search locally (n8n state in ${relative(USER_FOLDER)}/${firstRun ? ', new' : ', kept from the last run'}) ...`,
+	);
+
+	try {
+		await stack.start();
+	} catch (error) {
+		if (error instanceof StackAborted || phase === 'stopping') {
+			phase = 'starting'; // let shutdown() run once
+			await shutdown(0, 'Stopped while starting');
+			return;
+		}
+		console.error(`\nCould not start: ${/** @type {Error} */ (error).message}`);
+		if (!firstRun) {
+			console.error(
+				`If n8n's saved state is the problem, start from a clean one: npm start -- --reset`,
+			);
+		}
+		phase = 'starting';
+		await shutdown(1, 'Start failed');
+		return;
+	}
+	phase = 'running';
+
+	printReady(((Date.now() - t0) / 1000).toFixed(1));
 	if (SMOKE) {
 		await shutdown(await runDemoOnce(), 'Smoke run done');
 		return;

@@ -5,15 +5,10 @@
 // keeps the service honest (real sockets, real signals); --parent-pid makes it exit by itself if
 // this process dies without stopping it.
 
-const { spawn } = require('node:child_process');
-const { once } = require('node:events');
 const path = require('node:path');
-const readline = require('node:readline');
+const { startListeningChild } = require('./listeningChild');
 
 const SERVER = path.join(__dirname, '..', '..', 'reference-service', 'server.js');
-const [START_TIMEOUT_MS, KILL_GRACE_MS] = [10000, 3000];
-// Enough of the child's stderr to explain a failed start, without growing without bound.
-const STDERR_TAIL_CHARS = 4000;
 // Options passed as the server's flag of the same name: revokedKeys as --revoked-keys.
 const FLAGS = 'keys revokedKeys maxPageSize defaultPageSize cacheSeconds capacity latencyMs host';
 
@@ -33,54 +28,16 @@ const FLAGS = 'keys revokedKeys maxPageSize defaultPageSize cacheSeconds capacit
  * @param {ReferenceServiceOptions} [options]
  */
 async function startReferenceService(options = {}) {
-	const args = ['--port', '0', '--parent-pid', String(process.pid)];
-	if (options.quiet !== false) args.push('--quiet');
+	const args = options.quiet === false ? [] : ['--quiet'];
 	for (const name of FLAGS.split(' ').filter((flag) => options[flag] !== undefined)) {
 		const flag = `--${name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
 		args.push(flag, [options[name]].flat().join(','));
 	}
 	args.push(...(options.args ?? []));
-	const child = spawn(process.execPath, [SERVER, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-	const exited = once(child, 'exit').then(([code, signal]) => ({ code, signal }));
-	let stderr = '';
-	child.stderr.setEncoding('utf8').on('data', (chunk) => {
-		stderr = (stderr + chunk).slice(-STDERR_TAIL_CHARS);
-	});
-	const stop = () => {
-		if (child.exitCode === null && child.signalCode === null && !child.killed) {
-			child.kill('SIGTERM');
-			const timer = setTimeout(() => child.kill('SIGKILL'), KILL_GRACE_MS);
-			exited.then(() => clearTimeout(timer));
-		}
-		return exited;
-	};
-	try {
-		const { url, pid, keys } = await listeningLine(child, exited);
-		return { url, pid, keys, ...controls(url, keys), stop, stderr: () => stderr };
-	} catch (error) {
-		await stop();
-		throw new Error(`reference service did not start: ${error.message}\n${stderr}`);
-	}
-}
-
-// The service picks its own port (--port 0), so only the line it prints once listening says where
-// it is: wait-on would need a port chosen beforehand, and free until the child binds it.
-/** @returns {Promise<{url: string, pid: number, keys: string[]}>} */
-async function listeningLine(child, exited) {
-	const lines = readline.createInterface({ input: child.stdout });
-	const timeout = AbortSignal.timeout(START_TIMEOUT_MS);
-	const first = once(lines, 'line', { signal: timeout }).catch(() => {
-		throw new Error(`no listening line in ${START_TIMEOUT_MS} ms`);
-	});
-	const early = exited.then(({ code, signal }) => {
-		throw new Error(`exited early (code ${code}, signal ${signal})`);
-	});
-	try {
-		return JSON.parse((await Promise.race([first, early]))[0]);
-	} finally {
-		lines.close();
-		child.stdout.resume(); // nothing else comes there; never let the pipe fill
-	}
+	const { line, stop, stderr } = await startListeningChild(SERVER, args, 'reference service');
+	/** @type {{ url: string, pid: number, keys: string[] }} */
+	const { url, pid, keys } = /** @type {any} */ (line);
+	return { url, pid, keys, ...controls(url, keys), stop, stderr };
 }
 
 /** The search endpoints and the control endpoints (reference-service/README.md), at `url`. */

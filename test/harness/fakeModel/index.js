@@ -4,14 +4,11 @@
 // a child process on 127.0.0.1 from a test; it exits by itself if the test process dies.
 
 const path = require('node:path');
-const { spawn } = require('node:child_process');
+const { startListeningChild } = require('../listeningChild');
 const { createFakeOpenAiServer } = require('./server');
 const { finalText } = require('./script');
 
 const SERVER_JS = path.join(__dirname, 'server.js');
-const START_TIMEOUT_MS = 10_000;
-const KILL_GRACE_MS = 3_000;
-const STDERR_TAIL_CHARS = 4_000;
 
 /**
  * @typedef {object} FakeOpenAiRequest
@@ -42,69 +39,13 @@ const STDERR_TAIL_CHARS = 4_000;
  * @returns {Promise<FakeOpenAi>}
  */
 async function startFakeOpenAi(options = {}) {
-	const args = [SERVER_JS, '--port', '0', '--parent-pid', String(process.pid)];
+	/** @type {string[]} */
+	const args = [];
 	if (options.apiKey !== undefined) args.push('--api-key', options.apiKey);
 	if (options.query !== undefined) args.push('--query', options.query);
 	if (options.toolName !== undefined) args.push('--tool-name', options.toolName);
 	if (options.host !== undefined) args.push('--host', options.host);
-	const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-	/** @type {Promise<{ code: number | null, signal: string | null }>} */
-	const exited = new Promise((resolve) =>
-		child.once('exit', (code, signal) => resolve({ code, signal })),
-	);
-	let stderr = '';
-	child.stderr
-		.setEncoding('utf8')
-		.on('data', (chunk) => (stderr = (stderr + chunk).slice(-STDERR_TAIL_CHARS)));
-
-	/** @type {Promise<{ code: number | null, signal: string | null }> | undefined} */
-	let stopping;
-	const stop = () => {
-		stopping ??= (async () => {
-			if (child.exitCode !== null || child.signalCode !== null) return exited;
-			signal(/** @type {number} */ (child.pid), 'SIGTERM');
-			const timer = setTimeout(
-				() => signal(/** @type {number} */ (child.pid), 'SIGKILL'),
-				KILL_GRACE_MS,
-			);
-			try {
-				return await exited;
-			} finally {
-				clearTimeout(timer);
-			}
-		})();
-		return stopping;
-	};
-
-	/** @type {{ url: string, origin: string, pid: number }} */
-	let line;
-	try {
-		line = await new Promise((resolve, reject) => {
-			const timer = setTimeout(
-				() => reject(new Error(`fake OpenAI did not start in ${START_TIMEOUT_MS} ms\n${stderr}`)),
-				START_TIMEOUT_MS,
-			);
-			void exited.then(({ code, signal: sig }) => {
-				clearTimeout(timer);
-				reject(new Error(`fake OpenAI exited early (code ${code}, signal ${sig})\n${stderr}`));
-			});
-			let buffered = '';
-			child.stdout.setEncoding('utf8').on('data', (chunk) => {
-				buffered += chunk;
-				const newline = buffered.indexOf('\n');
-				if (newline < 0) return;
-				clearTimeout(timer);
-				try {
-					resolve(JSON.parse(buffered.slice(0, newline)));
-				} catch {
-					reject(new Error(`fake OpenAI: unexpected first line ${buffered.slice(0, newline)}`));
-				}
-			});
-		});
-	} catch (error) {
-		await stop();
-		throw error;
-	}
+	const { line, stop, stderr } = await startListeningChild(SERVER_JS, args, 'fake OpenAI');
 
 	/** @param {string} method @param {string} route */
 	const control = async (method, route) => {
@@ -119,16 +60,8 @@ async function startFakeOpenAi(options = {}) {
 		requests: async () => /** @type {any} */ (await control('GET', '/__fake/requests')).requests,
 		reset: async () => void (await control('POST', '/__fake/reset')),
 		stop,
-		stderr: () => stderr,
+		stderr,
 	};
 }
 
-/** @param {number} pid @param {NodeJS.Signals} name */
-function signal(pid, name) {
-	try {
-		process.kill(pid, name);
-	} catch (error) {
-		if (/** @type {NodeJS.ErrnoException} */ (error).code !== 'ESRCH') throw error;
-	}
-}
 module.exports = { startFakeOpenAi, createFakeOpenAiServer, finalText };

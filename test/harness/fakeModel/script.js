@@ -118,4 +118,33 @@ function isObject(value) {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-module.exports = { finalText, completion, streamCompletion, isObject };
+/**
+ * The scripted assistant message: a tool call first, a final text once a tool result is there.
+ * @param {unknown[]} messages
+ * @param {{ query: string, toolName: string }} settings
+ * @param {() => string} callId the id of a new tool call (counted only when one is made)
+ * @returns {{ role: 'assistant', content: string | null, tool_calls?: object[] }}
+ */
+function nextMessage(messages, settings, callId) {
+	const toolMessages = messages.filter((m) => isObject(m) && m.role === 'tool');
+	if (toolMessages.length === 0) {
+		return {
+			role: 'assistant',
+			content: null,
+			tool_calls: [
+				{
+					id: callId(),
+					type: 'function',
+					function: {
+						name: settings.toolName,
+						arguments: JSON.stringify({ query: settings.query }),
+					},
+				},
+			],
+		};
+	}
+	const last = /** @type {{ content?: unknown }} */ (toolMessages[toolMessages.length - 1]);
+	return { role: 'assistant', content: finalText(settings.query, last.content) };
+}
+
+module.exports = { finalText, nextMessage, completion, streamCompletion, isObject };

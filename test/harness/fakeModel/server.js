@@ -26,7 +26,7 @@
 
 const http = require('node:http');
 const { parseArgs } = require('node:util');
-const { completion, streamCompletion, isObject, finalText } = require('./script');
+const { completion, streamCompletion, isObject, nextMessage } = require('./script');
 
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
 
@@ -65,99 +65,67 @@ function createFakeOpenAiServer(settings) {
 		if (path === '/__fake/requests' && req.method === 'GET')
 			return sendJson(res, 200, { requests });
 		if (path === '/__fake/reset' && req.method === 'POST') {
-			requests = [];
-			seq = 0;
-			callSeq = 0;
+			[requests, seq, callSeq] = [[], 0, 0];
 			return sendJson(res, 200, { ok: true });
 		}
-
-		/** @type {unknown} */
-		let body = null;
-		if (raw !== '') {
-			try {
-				body = JSON.parse(raw);
-			} catch {
-				body = raw;
-			}
-		}
+		const body = parseBody(raw);
 		const authorization = req.headers.authorization ?? null;
-		const record = {
-			seq: ++seq,
-			method: req.method,
-			path,
-			authorization,
-			body,
-			status: 0,
-			answer: null,
-		};
-		requests.push(record);
-		/** @param {number} status @param {unknown} answer */
-		const reply = (status, answer) => {
-			record.status = status;
-			record.answer = /** @type {any} */ (answer);
-			sendJson(res, status, answer);
-		};
-
-		if (settings.apiKey !== null && authorization !== `Bearer ${settings.apiKey}`) {
-			return reply(
-				401,
-				openAiError('Incorrect API key provided.', 'invalid_request_error', 'invalid_api_key'),
-			);
-		}
-		if (path === '/v1/models' && req.method === 'GET') {
-			return reply(200, {
-				object: 'list',
-				data: [{ id: 'gpt-4.1-mini', object: 'model', created: 1_700_000_000, owned_by: 'fake' }],
-			});
-		}
-		if (path === '/v1/chat/completions' && req.method === 'POST') {
-			if (!isObject(body) || !Array.isArray(body.messages)) {
-				return reply(400, openAiError('messages must be an array', 'invalid_request_error'));
-			}
-			const message = nextMessage(body.messages);
-			const model = typeof body.model === 'string' ? body.model : 'fake-model';
-			if (body.stream === true) {
-				record.status = 200;
-				record.answer = /** @type {any} */ ({ stream: true, message });
-				return streamCompletion(res, model, message);
-			}
-			return reply(200, completion(model, message));
-		}
-		return reply(
-			404,
-			openAiError(
-				`The fake OpenAI server implements POST /v1/chat/completions and GET /v1/models only, not ${req.method} ${path} (set the OpenAI Chat Model's "Use Responses API" off)`,
-				'invalid_request_error',
-				'unknown_url',
-			),
-		);
+		const { status, answer, stream } = respond(String(req.method), path, body, authorization);
+		requests.push({ seq: ++seq, method: req.method, path, authorization, body, status, answer });
+		if (stream) return streamCompletion(res, stream.model, stream.message);
+		return sendJson(res, status, answer);
 	}
 
 	/**
-	 * The scripted assistant message: a tool call first, a final text once a tool result is there.
-	 * @param {unknown[]} messages
-	 * @returns {{ role: 'assistant', content: string | null, tool_calls?: object[] }}
+	 * What the fake answers a request (recorded as it is; a stream is recorded as its message).
+	 * @param {string} method
+	 * @param {string} path
+	 * @param {any} body
+	 * @param {string | null} authorization
+	 * @returns {{ status: number, answer: unknown, stream?: { model: string, message: any } }}
 	 */
-	function nextMessage(messages) {
-		const toolMessages = messages.filter((m) => isObject(m) && m.role === 'tool');
-		if (toolMessages.length === 0) {
-			return {
-				role: 'assistant',
-				content: null,
-				tool_calls: [
-					{
-						id: `call_fake_${++callSeq}`,
-						type: 'function',
-						function: {
-							name: settings.toolName,
-							arguments: JSON.stringify({ query: settings.query }),
-						},
-					},
-				],
-			};
+	function respond(method, path, body, authorization) {
+		if (settings.apiKey !== null && authorization !== `Bearer ${settings.apiKey}`) {
+			const error = openAiError(
+				'Incorrect API key provided.',
+				'invalid_request_error',
+				'invalid_api_key',
+			);
+			return { status: 401, answer: error };
 		}
-		const last = /** @type {{ content?: unknown }} */ (toolMessages[toolMessages.length - 1]);
-		return { role: 'assistant', content: finalText(settings.query, last.content) };
+		if (path === '/v1/models' && method === 'GET') {
+			const model = {
+				id: 'gpt-4.1-mini',
+				object: 'model',
+				created: 1_700_000_000,
+				owned_by: 'fake',
+			};
+			return { status: 200, answer: { object: 'list', data: [model] } };
+		}
+		if (path !== '/v1/chat/completions' || method !== 'POST') {
+			const what = `The fake OpenAI server implements POST /v1/chat/completions and GET /v1/models only, not ${method} ${path} (set the OpenAI Chat Model's "Use Responses API" off)`;
+			return { status: 404, answer: openAiError(what, 'invalid_request_error', 'unknown_url') };
+		}
+		if (!isObject(body) || !Array.isArray(body.messages))
+			return {
+				status: 400,
+				answer: openAiError('messages must be an array', 'invalid_request_error'),
+			};
+		const message = nextMessage(body.messages, settings, () => `call_fake_${++callSeq}`);
+		const model = typeof body.model === 'string' ? body.model : 'fake-model';
+		if (body.stream === true)
+			return { status: 200, answer: { stream: true, message }, stream: { model, message } };
+		return { status: 200, answer: completion(model, message) };
+	}
+}
+
+/** @param {string} raw a request body: JSON when it parses, else the text */
+function parseBody(raw) {
+	if (raw === '') return null;
+	try {
+		return JSON.parse(raw);
+	} catch {
+		return raw;
 	}
 }
 

@@ -1,0 +1,72 @@
+'use strict';
+
+// The local servers the harness runs as child processes (the reference service, the fake model)
+// start the same way: `node <script> --port 0 --parent-pid <this process> ...`, one JSON line on
+// stdout once listening (with the url the server picked), stop by pid. --port 0 is why readiness
+// comes from that line and not from wait-on: only the child knows its port once it has bound it.
+
+const { spawn } = require('node:child_process');
+const { once } = require('node:events');
+const readline = require('node:readline');
+
+const [START_TIMEOUT_MS, KILL_GRACE_MS] = [10_000, 3_000];
+// Enough of the child's stderr to explain a failed start, without growing without bound.
+const STDERR_TAIL_CHARS = 4_000;
+
+/**
+ * Starts `node script --port 0 --parent-pid <pid> ...args` and resolves once it printed its
+ * listening line; a child that exits or stays silent is stopped and the start rejected.
+ * @param {string} script
+ * @param {string[]} args
+ * @param {string} name for errors
+ */
+async function startListeningChild(script, args, name) {
+	const argv = [script, '--port', '0', '--parent-pid', String(process.pid), ...args];
+	const child = spawn(process.execPath, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
+	/** @type {Promise<{ code: number | null, signal: NodeJS.Signals | null }>} */
+	const exited = once(child, 'exit').then(([code, signal]) => ({ code, signal }));
+	let stderr = '';
+	child.stderr.setEncoding('utf8').on('data', (chunk) => {
+		stderr = (stderr + chunk).slice(-STDERR_TAIL_CHARS);
+	});
+	/** SIGTERM, SIGKILL after a grace period; resolves with the exit. Safe to call twice. */
+	const stop = () => {
+		if (child.exitCode === null && child.signalCode === null && !child.killed) {
+			child.kill('SIGTERM');
+			const timer = setTimeout(() => child.kill('SIGKILL'), KILL_GRACE_MS);
+			void exited.then(() => clearTimeout(timer));
+		}
+		return exited;
+	};
+	try {
+		/** @type {Record<string, any>} */
+		const line = await listeningLine(child, exited);
+		return { line, stop, stderr: () => stderr };
+	} catch (error) {
+		await stop();
+		throw new Error(`${name} did not start: ${/** @type {Error} */ (error).message}\n${stderr}`);
+	}
+}
+
+/**
+ * @param {import('node:child_process').ChildProcessByStdio<null, import('node:stream').Readable, import('node:stream').Readable>} child
+ * @param {Promise<{ code: number | null, signal: NodeJS.Signals | null }>} exited
+ */
+async function listeningLine(child, exited) {
+	const lines = readline.createInterface({ input: child.stdout });
+	const timeout = AbortSignal.timeout(START_TIMEOUT_MS);
+	const first = once(lines, 'line', { signal: timeout }).catch(() => {
+		throw new Error(`no listening line in ${START_TIMEOUT_MS} ms`);
+	});
+	const early = exited.then(({ code, signal }) => {
+		throw new Error(`exited early (code ${code}, signal ${signal})`);
+	});
+	try {
+		return JSON.parse((await Promise.race([first, early]))[0]);
+	} finally {
+		lines.close();
+		child.stdout.resume(); // nothing else comes there; never let the pipe fill
+	}
+}
+
+module.exports = { startListeningChild };
