@@ -60,17 +60,7 @@ async function startN8nProcess({
 		await getFreePort(),
 	];
 	const hostName = `queue-${name}`;
-	const extra = {
-		...env,
-		N8N_GRACEFUL_SHUTDOWN_TIMEOUT: String(N8N_SHUTDOWN_SECONDS),
-		NODE_OPTIONS: `--require=${HOST_NAME_JS}`,
-		QUEUE_HOST_NAME: hostName,
-		...(role === 'worker' && {
-			QUEUE_HEALTH_CHECK_ACTIVE: 'true',
-			QUEUE_HEALTH_CHECK_PORT: String(healthPort),
-			N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
-		}),
-	};
+	const extra = queueProcessEnv(role, env, hostName, healthPort);
 	const args = role === 'main' ? ['start'] : ['worker', `--concurrency=${concurrency}`];
 	const run = superviseN8n(args, n8nEnv(userFolder, port, brokerPort, extra), userFolder, {
 		tailOnly: true,
@@ -87,16 +77,9 @@ async function startN8nProcess({
 	/** @type {Exit | undefined} */
 	let exit;
 	void run.exited.then((e) => (exit = e));
-	const logs = () => `${run.stdout()}\n${run.stderr()}`;
+	const logs = () => logsOf(run);
 	const url = `http://127.0.0.1:${role === 'main' ? port : healthPort}`;
-	const resources = [`${url.replace('http:', 'http-get:')}/healthz/readiness`];
-	const ready = waitOn({ resources, timeout: readyTimeoutMs, interval: 500 });
-	const died = run.exited.then((e) => {
-		throw new Error(`n8n ${role} ${name} exited while starting (${JSON.stringify(e)})\n${logs()}`);
-	});
-	await Promise.race([ready, died]).catch((error) => {
-		throw new Error(`n8n ${role} ${name}: ${error.message}\n${logs().slice(-6000)}`);
-	});
+	await untilReady(run, url, readyTimeoutMs, `n8n ${role} ${name}`);
 	const pid = await run.childPid;
 	/** @param {NodeJS.Signals} signal */
 	const signal = async (signal) => {
@@ -124,6 +107,50 @@ async function startN8nProcess({
 		exitStatus,
 		stop,
 	};
+}
+
+/**
+ * What a main or a worker adds to n8n's environment: the queue settings, its own host name (the
+ * worker id n8n reports), and for a worker its health server, which says when it is ready.
+ * @param {'main' | 'worker'} role
+ * @param {Record<string, string | undefined>} env
+ * @param {string} hostName
+ * @param {number} healthPort
+ */
+function queueProcessEnv(role, env, hostName, healthPort) {
+	return {
+		...env,
+		N8N_GRACEFUL_SHUTDOWN_TIMEOUT: String(N8N_SHUTDOWN_SECONDS),
+		NODE_OPTIONS: `--require=${HOST_NAME_JS}`,
+		QUEUE_HOST_NAME: hostName,
+		...(role === 'worker' && {
+			QUEUE_HEALTH_CHECK_ACTIVE: 'true',
+			QUEUE_HEALTH_CHECK_PORT: String(healthPort),
+			N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
+		}),
+	};
+}
+
+/** @param {ReturnType<typeof superviseN8n>} run */
+const logsOf = (run) => `${run.stdout()}\n${run.stderr()}`;
+
+/**
+ * Resolves when /healthz/readiness answers 200 (wait-on); rejects with the logs when the process
+ * exits first or the time is up.
+ * @param {ReturnType<typeof superviseN8n>} run
+ * @param {string} url
+ * @param {number} timeoutMs
+ * @param {string} what
+ */
+async function untilReady(run, url, timeoutMs, what) {
+	const resources = [`${url.replace('http:', 'http-get:')}/healthz/readiness`];
+	const ready = waitOn({ resources, timeout: timeoutMs, interval: 500 });
+	const died = run.exited.then((e) => {
+		throw new Error(`${what} exited while starting (${JSON.stringify(e)})\n${logsOf(run)}`);
+	});
+	await Promise.race([ready, died]).catch((error) => {
+		throw new Error(`${what}: ${error.message}\n${logsOf(run).slice(-6000)}`);
+	});
 }
 
 /**
