@@ -6,11 +6,12 @@
 // (./environment.js); every test prints its figures (executions, service requests, per worker).
 
 const { ensureQueuePrerequisitesSync } = require('../harness/queue/prerequisites');
-const { runningOn, longestRunningMs, idsOf, started } = require('../harness/queue/events');
+const { runningOn, longestRunningMs, idsOf } = require('../harness/queue/events');
 const n8n = require('../harness/n8n');
 const env = require('./environment');
 const s = require('./scenarios');
 const { scheduledExample, trendTrigger } = require('./workflows');
+const { prepare, signalMidBurst, lostOnKill } = require('./midBurst');
 
 const { report, sleep, waitFor } = env;
 // Decided at load time: the suite runs wherever Redis and PostgreSQL are or can be installed.
@@ -30,17 +31,10 @@ beforeAll(async () => {
 }, 420_000);
 afterAll(() => e?.stop(), 120_000);
 
-/** A fresh ledger and catalogue for a burst of cases. @param {s.SearchCase[]} cases */
-async function prepare(cases) {
-	await e.service.reset();
-	for (const c of cases)
-		await e.service.setCatalogue({ query: c.keyword, total: c.total, platform: c.platform });
-}
-
 suite('queue mode: executions spread over the workers', () => {
 	test('a burst of 48 concurrent webhook executions: exact items and credits, one request per page, spread over the workers', async () => {
 		const cases = s.makeCases('queue burst', 48);
-		await prepare(cases);
+		await prepare(e, cases);
 		const t0 = Date.now();
 		const answers = await env.burst(e.stack, cases);
 		const wallMs = Date.now() - t0;
@@ -130,13 +124,8 @@ suite('queue mode: triggers fire on the main, their executions run on workers', 
 			await sleep(2000);
 			expect(await stack.executionsOf(id)).toEqual([]);
 			await service.passTime({ newSounds: { 'queue trend': 3 } });
-			const url = `${service.url}/v1/shortvideo/sound/search?q=queue+trend&limit=3`;
-			const answer = await fetch(url, {
-				headers: { Authorization: `Bearer ${s.SERVICE_KEY}` },
-			});
-			const expected = /** @type {any} */ (await answer.json()).data.items.map(
-				(/** @type {any} */ x) => x.soundId,
-			);
+			const answer = await service.search('shortvideo', { q: 'queue trend', limit: '3' });
+			const expected = answer.body.data.items.map((/** @type {any} */ x) => x.soundId);
 			await republish();
 			await waitFor(async () => (await stack.executionsOf(id)).length > 0, 20_000);
 			const [summary] = await stack.executionsOf(id);
@@ -197,53 +186,9 @@ suite('queue mode: triggers fire on the main, their executions run on workers', 
 });
 
 suite('queue mode: workers stopped mid-burst', () => {
-	/**
-	 * Starts a burst of 24 executions and signals `workerName` once `caught` holds for it.
-	 * @param {string} prefix
-	 * @param {string} workerName
-	 * @param {NodeJS.Signals} signal
-	 * @param {(w: import('../harness/queue/n8nProcess').N8nProcess) => boolean} caught
-	 */
-	async function signalMidBurst(prefix, workerName, signal, caught) {
-		const worker = /** @type {import('../harness/queue/n8nProcess').N8nProcess} */ (
-			e.stack.workers.find((w) => w.name === workerName)
-		);
-		const cases = s.makeCases(prefix, 24);
-		await prepare(cases);
-		e.proxy.setDelay(700);
-		e.proxy.resetStats();
-		const before = env.enqueuedIds(e.stack);
-		const t0 = Date.now();
-		const pending = env.burst(e.stack, cases);
-		const wasCaught = await waitFor(() => caught(worker), 60_000, 50);
-		const running = runningOn(worker);
-		const callsInFlight = e.proxy.stats().inFlight;
-		await worker.signal(signal);
-		const signalledAt = Date.now();
-		const answers = await pending;
-		const answeredMs = Date.now() - signalledAt;
-		await waitFor(() => worker.exitStatus() !== undefined, signal === 'SIGTERM' ? 60_000 : 0);
-		e.proxy.setDelay(100);
-		const { requests: ledger } = await e.service.ledger();
-		const burstIds = [...env.enqueuedIds(e.stack)].filter((id) => !before.has(id));
-		const into = ((signalledAt - t0) / 1000).toFixed(1);
-		return {
-			worker,
-			cases,
-			wasCaught,
-			running,
-			callsInFlight,
-			signalledAt,
-			answers,
-			answeredMs,
-			ledger,
-			burstIds,
-			into,
-		};
-	}
-
 	test('a worker stopped with SIGTERM mid-burst finishes its running executions; nothing is lost', async () => {
 		const r = await signalMidBurst(
+			e,
 			'queue term',
 			'worker-3',
 			'SIGTERM',
@@ -281,41 +226,6 @@ suite('queue mode: workers stopped mid-burst', () => {
 		expect(s.duplicateRequests(ledger)).toEqual([]);
 	});
 
-	/**
-	 * What a SIGKILL lost. Bull hands a worker up to --concurrency jobs at once: the lost ones are
-	 * those it held, logged as started or taken but not started yet.
-	 * @param {Awaited<ReturnType<typeof signalMidBurst>>} r
-	 */
-	async function lostOnKill({ worker, answers, ledger, burstIds, signalledAt }) {
-		const [ok, failed] = [
-			answers.filter((a) => a.status === 200),
-			answers.filter((a) => a.status !== 200),
-		];
-		const okIds = new Set(ok.map((a) => String(a.executionId)));
-		const lostIds = burstIds.filter((id) => !okIds.has(id));
-		const lostStarted = lostIds.filter((id) => started(worker, id));
-		const reRun = lostIds.filter((id) =>
-			e.stack.workers.some((w) => w !== worker && started(w, id)),
-		);
-		const lost = await Promise.all(lostIds.map((id) => e.stack.waitForExecutionEnd(id, 60_000)));
-		const lostCases = failed.map((a) => a.c);
-		const lostCalls = lostCases.flatMap((c) => s.recordsOf(ledger, c));
-		const stoppedAfter = lost.map((x) => Date.parse(x?.stoppedAt ?? '') - signalledAt);
-		const endedAfterMs = Math.max(...stoppedAfter.filter((ms) => !Number.isNaN(ms)));
-		return {
-			ok,
-			failed,
-			okIds,
-			lostIds,
-			lostStarted,
-			reRun,
-			lost,
-			lostCases,
-			lostCalls,
-			endedAfterMs,
-		};
-	}
-
 	test('a worker killed with SIGKILL mid-burst: its executions fail and are not run again; no call is made twice', async () => {
 		expect(
 			e.stack.workers.filter((w) => w.name !== 'worker-2' && !w.exitStatus()).length,
@@ -324,9 +234,9 @@ suite('queue mode: workers stopped mid-burst', () => {
 		// takes at least 0.7 s) to be in the middle of its pages: paid calls made, more to come.
 		const caught = (/** @type {any} */ w) =>
 			runningOn(w).length >= 2 && longestRunningMs(w) >= 1_200;
-		const r = await signalMidBurst('queue kill', 'worker-2', 'SIGKILL', caught);
+		const r = await signalMidBurst(e, 'queue kill', 'worker-2', 'SIGKILL', caught);
 		const { worker, ledger, burstIds, running } = r;
-		const l = await lostOnKill(r);
+		const l = await lostOnKill(e, r);
 		const { STALL } = env;
 		report(
 			`SIGKILL: ${worker.name} (pid ${worker.pid}) killed ${r.into} s into a burst of ${r.cases.length} executions, running ${running.length} ${JSON.stringify(running)} (service calls in flight on all workers: ${r.callsInFlight}); the lost executions were marked failed ${(l.endedAfterMs / 1000).toFixed(1)} s and every caller answered ${(r.answeredMs / 1000).toFixed(1)} s after the kill (job lock ${STALL.lockDurationMs / 1000} s, stall check every ${STALL.stalledIntervalMs / 1000} s)`,
