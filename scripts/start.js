@@ -163,6 +163,11 @@ function followLedger() {
 	}, 1000);
 }
 
+/** Where n8n keeps its state in this run. */
+function stateFolder() {
+	return SMOKE ? 'a temp folder, removed when it stops' : `${relative(USER_FOLDER)}/`;
+}
+
 /**
  * The editor address, login, service, credential and workflows, once everything is up.
  * @param {string} seconds how long the start took
@@ -200,7 +205,7 @@ function printReady(seconds) {
 				: []),
 			'',
 			`  The demo, the examples and the credential are re-imported on every start; your own`,
-			`  workflows are kept in ${relative(USER_FOLDER)}/ ("npm start -- --reset" forgets them).`,
+			`  workflows are kept in ${stateFolder()} ("npm start -- --reset" forgets them).`,
 			'',
 			`  Stop: press Ctrl-C (or: kill ${process.pid}). Requests the service receives are shown below.`,
 			line,
@@ -210,13 +215,14 @@ function printReady(seconds) {
 
 async function main() {
 	const t0 = Date.now();
-	if (args.includes('--reset') && fs.existsSync(STATE_DIR)) {
+	// --smoke never touches the kept state (it runs in a temp folder), not even with --reset.
+	if (!SMOKE && args.includes('--reset') && fs.existsSync(STATE_DIR)) {
 		say(`--reset: removing ${relative(STATE_DIR)}/`);
 		fs.rmSync(STATE_DIR, { recursive: true, force: true });
 	}
-	const firstRun = !fs.existsSync(path.join(USER_FOLDER, '.n8n'));
+	const firstRun = SMOKE || !fs.existsSync(path.join(USER_FOLDER, '.n8n'));
 	say(
-		`Starting Sound Search locally (n8n state in ${relative(USER_FOLDER)}/${firstRun ? ', new' : ', kept from the last run'}) ...`,
+		`Starting Sound Search locally (n8n state in ${stateFolder()}${firstRun ? ', new' : ', kept from the last run'}) ...`,
 	);
 
 	try {

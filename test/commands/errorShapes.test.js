@@ -12,6 +12,12 @@ const { CASE_NAMES, pinnedVersions, loadFixture } = require('../fixtures/n8n-err
 const out = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-errors-'));
 afterAll(() => fs.rmSync(out, { recursive: true, force: true }));
 
+// The Node.js patch version that recorded a fixture is not part of the shape.
+const withoutNode = (/** @type {any} */ fixture) => ({
+	...fixture,
+	recordedWith: { ...fixture.recordedWith, node: undefined },
+});
+
 test('re-recording the error shapes of every pinned n8n changes none of them', async () => {
 	const command = `node test/fixtures/n8n-errors/record.js --out ${out}`;
 	const { code, output } = await runToEnd(command, { timeoutMs: 200_000 });
@@ -20,11 +26,6 @@ test('re-recording the error shapes of every pinned n8n changes none of them', a
 	for (const { version } of pinnedVersions()) {
 		for (const name of CASE_NAMES) {
 			const file = path.join(out, version, `${name}.json`);
-			// The Node.js patch version that recorded it is not part of the shape.
-			const withoutNode = (/** @type {any} */ fixture) => ({
-				...fixture,
-				recordedWith: { ...fixture.recordedWith, node: undefined },
-			});
 			const recorded = withoutNode(JSON.parse(fs.readFileSync(file, 'utf8')));
 			expect([version, name, recorded]).toEqual([
 				version,

@@ -8,6 +8,8 @@ const { runToEnd } = require('./run');
 test('npm start brings up n8n with the demo workflow, which finds 10 sounds for 1 credit', async () => {
 	const { code, output } = await runToEnd('npm start -- --smoke', { timeoutMs: 200_000 });
 
+	// Never the state a user keeps in .cache/start/.
+	expect(output).toContain('n8n state in a temp folder, removed when it stops, new');
 	expect(output).toContain('Log in as:          demo@sound-search.local');
 	expect(output).toContain('Demo workflow: 10 sounds, 1 credit(s).');
 	expect(output).toContain('Stopped. Nothing left running.');

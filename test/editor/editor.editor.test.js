@@ -1,7 +1,7 @@
 'use strict';
 
 // The editor check: what a user sees in n8n's editor with this package installed. The stack of
-// `npm start` (test/harness/stack.js: n8n with the packed package, the reference service, an
+// `npm start` (test/harness/stack/: n8n with the packed package, the reference service, an
 // owner, the demo credential and workflows) driven in headless Chromium (browser.js). One test a
 // step, in order, sharing one page; screenshots of every step in artifacts/editor/.
 //
