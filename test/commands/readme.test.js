@@ -52,17 +52,10 @@ const RUNS = {
 	// The scan by name needs the published package: the same analyzer runs on the packed tarball.
 	'npx @n8n/scan-community-package': ['test/scanner/scan.js', 'analyzePackage'],
 };
-for (const layer of [
-	'unit',
-	'engine',
-	'reference-service',
-	'release',
-	'e2e',
-	'queue',
-	'editor',
-	'commands',
-])
-	RUNS[`npm run test:${layer}`] = ['scripts/test.sh', `layer ${layer}`];
+// Every layer's script (package.json test:<layer>) is run by scripts/test.sh as `layer <layer>`.
+const { scripts } = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
+for (const script of Object.keys(scripts).filter((name) => name.startsWith('test:')))
+	RUNS[`npm run ${script}`] = ['scripts/test.sh', `layer ${script.slice('test:'.length)}`];
 
 function readmeCommands() {
 	const readme = fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
