@@ -1,7 +1,7 @@
 'use strict';
 
 // The options of bench/run.js (listed in its header, `node bench/run.js --help`), with the sizes
-// of a full run, of --quick and of --smoke.
+// of a full run and of --smoke.
 
 const path = require('node:path');
 const { parseArgs } = require('node:util');
@@ -10,32 +10,24 @@ const { REPO_ROOT } = require('../test/harness/packageTarball');
 const CACHE = path.join(REPO_ROOT, '.cache', 'bench');
 const ALL_PHASES = 'time,scale,credits,keywords,keylists,memory,profile';
 
-/** Sizes by mode: [full, --quick, --smoke]. */
+/** Sizes by mode: [full, --smoke]. */
 const SIZES = {
-	rounds: [40, 6, 1],
-	warmup: [5, 2, 0],
-	pages: [100, 100, 5],
+	rounds: [40, 1],
+	warmup: [5, 0],
+	pages: [100, 5],
 	scaleSizes: [
 		[1000, 2000, 5000, 10000],
-		[1000, 10000],
 		[100, 200],
 	],
-	scaleReps: [3, 1, 1],
-	memoryReps: [2, 1, 1],
-	keywordRounds: [8, 2, 1],
-	profileTimes: [10, 3, 1],
+	scaleReps: [3, 1],
+	memoryReps: [2, 1],
+	keywordRounds: [8, 1],
+	profileTimes: [10, 1],
 	keylists: [
 		{
 			sizes: [200, 1000],
 			big: 1000,
 			rounds: 3,
-			sweepUnlimited: [16, 32, 64, 96, 128, 256],
-			sweepCapped: [16, 64, 96, 128],
-		},
-		{
-			sizes: [200, 1000],
-			big: 1000,
-			rounds: 1,
 			sweepUnlimited: [16, 32, 64, 96, 128, 256],
 			sweepCapped: [16, 64, 96, 128],
 		},
@@ -51,7 +43,6 @@ function readOptions(argv) {
 		args: argv,
 		options: {
 			smoke: flag,
-			quick: flag,
 			help: flag,
 			rounds: string,
 			warmup: string,
@@ -67,14 +58,12 @@ function readOptions(argv) {
 	});
 	const v = /** @type {Record<string, any>} */ (values);
 	const int = (x, d) => (x === undefined ? d : Math.max(0, Math.floor(Number(x))));
-	const mode = v.smoke ? 2 : v.quick ? 1 : 0;
+	const mode = v.smoke ? 1 : 0;
 	/** @type {Record<string, any>} */
 	const sized = Object.fromEntries(Object.entries(SIZES).map(([k, list]) => [k, list[mode]]));
-	const fast = mode > 0;
 	return {
 		...sized,
 		help: v.help,
-		quick: v.quick,
 		smoke: v.smoke,
 		rounds: Math.max(1, int(v.rounds, sized.rounds)),
 		warmup: int(v.warmup, sized.warmup),
@@ -83,10 +72,10 @@ function readOptions(argv) {
 		),
 		raw: path.join(CACHE, v.smoke ? 'smoke-results.json' : 'last-results.json'),
 		maxLoad: Number(v['max-load']),
-		waitLoadSeconds: int(v['wait-load-seconds'], fast ? 0 : 600),
+		waitLoadSeconds: int(v['wait-load-seconds'], v.smoke ? 0 : 600),
 		deadlineMs: Number(v.smoke ? 5 : v['deadline-minutes']) * 60_000,
-		busyRetries: int(v['busy-retries'], fast ? 0 : 2),
-		waitQuietCpu: !fast,
+		busyRetries: int(v['busy-retries'], v.smoke ? 0 : 2),
+		waitQuietCpu: !v.smoke,
 		maxForeignCores: Number(v['max-foreign-cores']),
 		tarball: v.tarball ? path.resolve(v.tarball) : undefined,
 		phases: new Set(

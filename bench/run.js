@@ -11,18 +11,17 @@
 //   --smoke                 every phase at a tiny size (about a minute): checks that the benchmark
 //                           runs; writes .cache/bench/smoke.md, not BENCHMARKS.md; exits non-zero
 //                           if a phase fails
-//   --quick                 fewer rounds and sizes: a smoke test (a few minutes)
-//   --rounds N              timing rounds (default 40; --quick 6)
-//   --warmup N              warm-up rounds (default 5; --quick 2)
+//   --rounds N              timing rounds (default 40)
+//   --warmup N              warm-up rounds (default 5)
 //   --out FILE              report path (default BENCHMARKS.md at the repo root)
 //   --max-load X            wait for a 1-minute load average below X before starting (0.7)
-//   --wait-load-seconds S   how long to wait for that at most (default 600; --quick 0)
+//   --wait-load-seconds S   how long to wait for that at most (default 600; --smoke 0)
 //   --deadline-minutes M    hard bound on the whole run (default 40)
 //   --max-foreign-cores X   other processes' CPU use above which the timing phase counts as
 //                           disturbed (default 0.15 cores)
 //   --busy-retries N        repeat a disturbed timing phase up to N times, after waiting for
 //                           other processes to calm down; the least disturbed attempt is
-//                           reported, the others are listed (default 2; --quick 0)
+//                           reported, the others are listed (default 2; --smoke 0)
 //   --phases LIST           run only these of time,scale,credits,keywords,keylists,memory,profile
 //   --tarball FILE          benchmark this package tarball instead of packing the working tree
 
