@@ -7,19 +7,17 @@ const crypto = require('node:crypto');
 
 /**
  * @typedef {(method: string, urlPath: string, body?: unknown, headers?: Record<string, string>)
- *   => Promise<{ status: number, body: any }>} RestRequest urlPath e.g. '/rest/workflows'; body
- *   sent as JSON; the answer's body parsed when it is JSON (n8n wraps results in { data }), else
- *   text. Never throws on HTTP errors.
+ *   => Promise<{ status: number, body: any }>} RestRequest the body is sent as JSON; the answer's
+ *   is parsed when JSON (n8n wraps results in { data }), else text. Never throws on HTTP errors.
  */
 
 /**
- * A session with n8n at `url`. n8n binds its auth cookie to a browser id: every request sends both.
- * @param {string} url
+ * A session with n8n at `url`; n8n binds its auth cookie to a browser id, so every request sends
+ * both.
  * @returns {RestRequest}
  */
-function session(url) {
+function session(/** @type {string} */ url) {
 	const browserId = `harness-${crypto.randomBytes(8).toString('hex')}`;
-	/** @type {Map<string, string>} */
 	const cookies = new Map();
 	return async (method, urlPath, body, headers = {}) => {
 		const cookie = [...cookies].map(([name, value]) => `${name}=${value}`).join('; ');
@@ -40,22 +38,18 @@ function session(url) {
 			if (name) cookies.set(name.trim(), value.trim());
 		}
 		const text = await response.text();
-		let parsed = text;
+		const json = (response.headers.get('content-type') ?? '').includes('json');
 		try {
-			if ((response.headers.get('content-type') ?? '').includes('json')) parsed = JSON.parse(text);
+			return { status: response.status, body: json ? JSON.parse(text) : text };
 		} catch {
-			// keep the text
+			return { status: response.status, body: text };
 		}
-		return { status: response.status, body: parsed };
 	};
 }
 
 /**
- * The answer's `data` of a request that must answer 200 (else throws with the answer).
- * @param {RestRequest} request
- * @param {string} method
- * @param {string} urlPath
- * @param {unknown} [body]
+ * The answer's `data` of a request that must answer 200, else throws with the answer.
+ * @param {RestRequest} request @param {string} method @param {string} urlPath @param {unknown} [body]
  */
 async function dataOf(request, method, urlPath, body) {
 	const response = await request(method, urlPath, body);
@@ -73,20 +67,16 @@ async function dataOf(request, method, urlPath, body) {
 async function setupOwner(url, owner = {}) {
 	const { email = 'owner@example.com', password = 'Harness-Passw0rd' } = owner;
 	const request = session(url);
-	const setup = await request('POST', '/rest/owner/setup', {
-		firstName: 'Harness',
-		lastName: 'Owner',
-		...owner,
-		email,
-		password,
-	});
+	const names = { firstName: 'Harness', lastName: 'Owner' };
+	const setup = await request('POST', '/rest/owner/setup', { ...names, ...owner, email, password });
 	// A restarted n8n on the same user folder already has its owner: then only log in.
-	const alreadySetUp = setup.status === 400 && /already setup/.test(JSON.stringify(setup.body));
-	if (setup.status !== 200 && !alreadySetUp) {
+	if (setup.status !== 200 && !/already setup/.test(JSON.stringify(setup.body))) {
 		throw new Error(`POST /rest/owner/setup: ${setup.status} ${JSON.stringify(setup.body)}`);
 	}
-	const login = { emailOrLdapLoginId: email, password };
-	const user = await dataOf(request, 'POST', '/rest/login', login);
+	const user = await dataOf(request, 'POST', '/rest/login', {
+		emailOrLdapLoginId: email,
+		password,
+	});
 	return Object.assign(request, { owner: { email, password }, user });
 }
 
@@ -101,10 +91,12 @@ async function setupOwner(url, owner = {}) {
 async function testCredential(request, credential) {
 	let { data, name } = credential;
 	if (data === undefined || name === undefined) {
-		const route = `/rest/credentials/${credential.id}?includeData=true`;
-		const stored = await dataOf(request, 'GET', route);
-		data ??= stored.data;
-		name ??= stored.name;
+		const stored = await dataOf(
+			request,
+			'GET',
+			`/rest/credentials/${credential.id}?includeData=true`,
+		);
+		[data, name] = [data ?? stored.data, name ?? stored.name];
 	}
 	const credentials = { ...credential, name, data };
 	return dataOf(request, 'POST', '/rest/credentials/test', { credentials });
@@ -116,13 +108,10 @@ async function testCredential(request, credential) {
  * @param {Record<string, any>} workflow
  * @returns {Promise<{ id: string, versionId: string }>}
  */
-async function createWorkflowViaRest(request, workflow) {
-	const { id: _ignored, ...fields } = workflow;
+async function createWorkflowViaRest(request, { id: _ignored, ...fields }) {
 	// n8n 1.x requires `active` (its column has no default); 2.x takes it too.
-	const { id, versionId } = await dataOf(request, 'POST', '/rest/workflows', {
-		active: false,
-		...fields,
-	});
+	const body = { active: false, ...fields };
+	const { id, versionId } = await dataOf(request, 'POST', '/rest/workflows', body);
 	return { id, versionId };
 }
 
@@ -156,12 +145,11 @@ async function runWorkflowViaRest(request, workflowId, { triggerNode, timeoutMs 
 
 /**
  * GET /rest/executions/:id returns the run data "flatted" (an array of objects whose string
- * values that are numeric indices refer to other entries). Rebuilds the object. (flatted is not
- * among the dev dependencies, only somewhere below n8n's.)
- * @param {unknown} data
+ * values that are numeric indices refer to other entries): rebuilds the object. (flatted itself
+ * is not among the dev dependencies, only somewhere below n8n's.)
  * @returns {any}
  */
-function parseExecutionData(data) {
+function parseExecutionData(/** @type {unknown} */ data) {
 	let table = data;
 	try {
 		if (typeof table === 'string') table = JSON.parse(table);
@@ -172,9 +160,8 @@ function parseExecutionData(data) {
 	const revived = new Map();
 	const revive = (/** @type {number} */ index) => {
 		const raw = table[index];
-		if (revived.has(index) || raw === null || typeof raw !== 'object') {
-			return revived.has(index) ? revived.get(index) : raw;
-		}
+		if (revived.has(index)) return revived.get(index);
+		if (raw === null || typeof raw !== 'object') return raw;
 		const out = Array.isArray(raw) ? [] : {};
 		revived.set(index, out);
 		for (const [key, value] of Object.entries(raw)) {
