@@ -60,7 +60,7 @@ child.on('exit', (code, signal) => {
 
 /** Supervisors still running, by pid: asked to stop if this process exits without stopping them. */
 const liveSupervisors = new Set();
-process.on('exit', () => liveSupervisors.forEach((pid) => signal(pid, 'SIGTERM')));
+process.on('exit', () => liveSupervisors.forEach((pid) => kill(pid, 'SIGTERM')));
 
 /**
  * Spawns `command` under a supervisor; the caller reads its output and its IPC messages
@@ -92,15 +92,58 @@ function spawnSupervised(
  */
 async function stopSupervised(pgid, exited, graceMs) {
 	if (!liveSupervisors.has(pgid)) return await exited;
-	signal(pgid, 'SIGTERM');
-	const timer = setTimeout(() => signal(-pgid, 'SIGKILL'), graceMs);
+	kill(pgid, 'SIGTERM');
+	const timer = setTimeout(() => kill(-pgid, 'SIGKILL'), graceMs);
 	const result = await exited;
 	clearTimeout(timer);
 	return result;
 }
 
+/**
+ * `command` under a supervisor, its output kept (the last tailChars of each stream) and its exit
+ * awaited: childPid resolves the command's own pid (-1 if it never started); stop(ms) sends the
+ * stop signal, then SIGKILLs the group ms + 2 s later.
+ * @param {string[]} command
+ * @param {Parameters<typeof spawnSupervised>[1] & { tailChars?: number }} options
+ */
+function supervise(command, { tailChars = Infinity, ...options }) {
+	const supervisor = spawnSupervised(command, options);
+	const pgid = /** @type {number} */ (supervisor.pid);
+	const output = { out: '', err: '' };
+	const take = (/** @type {'out' | 'err'} */ key, /** @type {string} */ chunk) => {
+		output[key] = (output[key] + chunk).slice(-tailChars);
+	};
+	supervisor.stdout?.setEncoding('utf8').on('data', (chunk) => take('out', chunk));
+	supervisor.stderr?.setEncoding('utf8').on('data', (chunk) => take('err', chunk));
+	/** @type {{ code: number | null, signal: string | null } | undefined} */
+	let childExit;
+	/** @type {(pid: number) => void} */
+	let gotPid = () => {};
+	/** @type {Promise<number>} */
+	const childPid = new Promise((resolve) => (gotPid = resolve));
+	supervisor.on('message', (/** @type {any} */ message) => {
+		if (message?.event === 'spawned') gotPid(message.pid);
+		if (message?.event === 'exit') childExit = { code: message.code, signal: message.signal };
+		if (message?.event === 'error')
+			take('err', `\n[harness] could not start: ${message.message}\n`);
+	});
+	/** @type {Promise<{ code: number | null, signal: string | null }>} */
+	const exited = new Promise((resolve) =>
+		// 'close': the process exited and its stdout/stderr are fully read.
+		supervisor.on('close', (code, signal) => {
+			liveSupervisors.delete(pgid);
+			kill(-pgid, 'SIGKILL'); // anything left in the group
+			gotPid(-1);
+			resolve(childExit ?? { code, signal });
+		}),
+	);
+	const stop = async (/** @type {number} */ ms) =>
+		void (await stopSupervised(pgid, exited, ms + 2_000));
+	return { supervisor, childPid, exited, stdout: () => output.out, stderr: () => output.err, stop };
+}
+
 /** @param {number} pid @param {NodeJS.Signals} name */
-function signal(pid, name) {
+function kill(pid, name) {
 	try {
 		process.kill(pid, name);
 	} catch {
@@ -108,4 +151,4 @@ function signal(pid, name) {
 	}
 }
 
-module.exports = { spawnSupervised, stopSupervised, liveSupervisors };
+module.exports = { supervise, spawnSupervised, stopSupervised, liveSupervisors };

@@ -10,11 +10,8 @@
 // Every request is recorded for the test: GET /__fake/requests.
 
 const http = require('node:http');
-const { parseArgs } = require('node:util');
 
 const USAGE = { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 };
-const isObject = (/** @type {any} */ value) =>
-	typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The sounds in a tool result (JSON text in any wrapping): the objects with a string `title`. */
 function findSounds(/** @type {any} */ value) {
@@ -26,7 +23,7 @@ function findSounds(/** @type {any} */ value) {
 		}
 	}
 	if (Array.isArray(value)) return value.flatMap(findSounds);
-	if (!isObject(value)) return [];
+	if (value?.constructor !== Object) return []; // only plain objects, as JSON.parse makes them
 	return typeof value.title === 'string' ? [value] : Object.values(value).flatMap(findSounds);
 }
 
@@ -41,7 +38,7 @@ function finalText(/** @type {string} */ query, /** @type {unknown} */ content) 
 
 /** The scripted assistant message: a tool call first, a final text once a tool result is there. */
 function nextMessage(messages, { query, toolName }, callId) {
-	const results = messages.filter((m) => isObject(m) && m.role === 'tool');
+	const results = messages.filter((m) => m?.role === 'tool');
 	if (results.length > 0) {
 		return { role: 'assistant', content: finalText(query, results[results.length - 1].content) };
 	}
@@ -57,15 +54,10 @@ function nextMessage(messages, { query, toolName }, callId) {
 function sendCompletion(res, model, message, stream) {
 	const finish_reason = message.tool_calls ? 'tool_calls' : 'stop';
 	const id = `chatcmpl-fake-${Date.now().toString(36)}`;
-	const base = { id, created: Math.floor(Date.now() / 1000), model };
+	const base = { id, created: Math.floor(Date.now() / 1000), model, usage: USAGE };
 	if (!stream) {
-		const choice = { index: 0, message, logprobs: null, finish_reason };
-		return sendJson(res, 200, {
-			...base,
-			object: 'chat.completion',
-			choices: [choice],
-			usage: USAGE,
-		});
+		const choices = [{ index: 0, message, logprobs: null, finish_reason }];
+		return sendJson(res, 200, { ...base, object: 'chat.completion', choices });
 	}
 	const toolCalls = message.tool_calls?.map((call, index) => ({ index, ...call }));
 	const delta = { ...message, ...(toolCalls && { tool_calls: toolCalls }) };
@@ -74,8 +66,8 @@ function sendCompletion(res, model, message, stream) {
 		res.write(
 			`data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', ...chunk })}\n\n`,
 		);
-	send({ choices: [{ index: 0, delta, finish_reason: null }] });
-	send({ choices: [{ index: 0, delta: {}, finish_reason }], usage: USAGE });
+	send({ choices: [{ index: 0, delta, finish_reason: null }], usage: null });
+	send({ choices: [{ index: 0, delta: {}, finish_reason }] });
 	res.end('data: [DONE]\n\n');
 }
 
@@ -101,7 +93,7 @@ function respond({ method, path, body, authorization }, settings, callId) {
 		const what = `The fake OpenAI server implements POST /v1/chat/completions and GET /v1/models only, not ${method} ${path} (set the OpenAI Chat Model's "Use Responses API" off)`;
 		return { status: 404, answer: openAiError(what, 'unknown_url') };
 	}
-	if (!isObject(body) || !Array.isArray(body.messages)) {
+	if (!Array.isArray(body?.messages)) {
 		return { status: 400, answer: openAiError('messages must be an array') };
 	}
 	const message = nextMessage(body.messages, settings, callId);
@@ -125,12 +117,8 @@ function createFakeOpenAiServer(settings) {
 		} catch {
 			// not JSON: recorded as text
 		}
-		const request = {
-			method: req.method,
-			path,
-			authorization: req.headers.authorization ?? null,
-			body,
-		};
+		const { method, headers } = req;
+		const request = { method, path, authorization: headers.authorization ?? null, body };
 		const { status, answer, message } = respond(request, settings, () => `call_fake_${++callSeq}`);
 		requests.push({ seq: requests.length + 1, ...request, status, answer });
 		if (!message) return sendJson(res, status, answer);
@@ -141,27 +129,25 @@ function createFakeOpenAiServer(settings) {
 
 /** Listens, prints the listening line, exits with its parent (--parent-pid) or on SIGTERM/SIGINT. */
 function main() {
-	const { values } = parseArgs({
-		options: {
-			port: { type: 'string', default: '0' },
-			'api-key': { type: 'string' },
-			query: { type: 'string', default: 'rainy lofi' },
-			'tool-name': { type: 'string', default: 'Sound_Search' },
-			'parent-pid': { type: 'string' },
-		},
+	const argv = process.argv.slice(2);
+	/** @param {string} name */
+	const flag = (name) =>
+		argv.includes(`--${name}`) ? argv[argv.indexOf(`--${name}`) + 1] : undefined;
+	const server = createFakeOpenAiServer({
+		apiKey: flag('api-key'),
+		query: flag('query') ?? 'rainy lofi',
+		toolName: flag('tool-name') ?? 'Sound_Search',
 	});
-	const { query, 'tool-name': toolName, 'api-key': apiKey } = values;
-	const server = createFakeOpenAiServer({ apiKey, query, toolName });
 	const stop = () => server.close(() => process.exit(0));
 	process.on('SIGTERM', stop).on('SIGINT', stop);
 	setInterval(() => {
 		try {
-			if (values['parent-pid']) process.kill(Number(values['parent-pid']), 0);
+			process.kill(Number(flag('parent-pid')), 0);
 		} catch {
 			process.exit(0);
 		}
 	}, 1000).unref();
-	server.listen(Number(values.port), '127.0.0.1', () => {
+	server.listen(Number(flag('port') ?? 0), '127.0.0.1', () => {
 		const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
 		const url = `http://127.0.0.1:${port}/v1`;
 		process.stdout.write(`${JSON.stringify({ event: 'listening', url, pid: process.pid })}\n`);

@@ -9,7 +9,7 @@ const { spawn, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { liveSupervisors, spawnSupervised, stopSupervised } = require('../supervisor');
+const { supervise } = require('../supervisor');
 
 const HOST_DIR = path.resolve(__dirname, '..', '..', '..', 'n8n-host');
 const LIB_SH = path.join(HOST_DIR, 'lib.sh');
@@ -92,52 +92,17 @@ function n8nEnv(userFolder, port, brokerPort, extra = {}) {
 }
 
 /**
- * `n8n <args>` under the supervisor (../supervisor.js), in userFolder: stopping kills its whole
- * process group (n8n and its task-runner child). stdout()/stderr() keep everything (a CLI run)
- * or the last 20 KB (tailOnly, a server).
+ * `n8n <args>` in userFolder under the supervisor (../supervisor.js): stopping kills its whole
+ * process group (n8n and its task-runner child). Keeps all its output (a CLI run) or the last
+ * 20 KB (tailOnly, a server).
  * @param {string[]} args
  * @param {Record<string, string>} env
  * @param {string} cwd
  * @param {{ tailOnly?: boolean, graceMs: number }} options
  */
 function superviseN8n(args, env, cwd, { tailOnly = false, graceMs }) {
-	const supervisor = spawnSupervised([N8N_BIN, ...args], { env, cwd, graceMs });
-	const pgid = /** @type {number} */ (supervisor.pid);
-	const output = { out: '', err: '' };
-	const take = (/** @type {'out' | 'err'} */ key, /** @type {string} */ chunk) => {
-		output[key] = (output[key] + chunk).slice(tailOnly ? -LOG_TAIL_CHARS : 0);
-	};
-	supervisor.stdout?.setEncoding('utf8').on('data', (chunk) => take('out', chunk));
-	supervisor.stderr?.setEncoding('utf8').on('data', (chunk) => take('err', chunk));
-	/** @type {{ code: number | null, signal: string | null } | undefined} */
-	let childExit;
-	/** @type {(pid: number) => void} */
-	let gotPid = () => {};
-	/** @type {Promise<number>} n8n's own pid (-1 if it never started) */
-	const childPid = new Promise((resolve) => (gotPid = resolve));
-	supervisor.on('message', (/** @type {any} */ message) => {
-		if (message?.event === 'spawned') gotPid(message.pid);
-		if (message?.event === 'exit') childExit = { code: message.code, signal: message.signal };
-		if (message?.event === 'error')
-			take('err', `\n[harness] could not start n8n: ${message.message}\n`);
-	});
-	/** @type {Promise<{ code: number | null, signal: string | null }>} */
-	const exited = new Promise((resolve) =>
-		// 'close': the process exited and its stdout/stderr are fully read.
-		supervisor.on('close', (code, signal) => {
-			liveSupervisors.delete(pgid);
-			try {
-				process.kill(-pgid, 'SIGKILL'); // anything left in the group
-			} catch {
-				// group already empty
-			}
-			gotPid(-1);
-			resolve(childExit ?? { code, signal });
-		}),
-	);
-	const stop = async (/** @type {number} */ ms) =>
-		void (await stopSupervised(pgid, exited, ms + 2_000));
-	return { supervisor, childPid, exited, stdout: () => output.out, stderr: () => output.err, stop };
+	const tailChars = tailOnly ? LOG_TAIL_CHARS : Infinity;
+	return supervise([N8N_BIN, ...args], { env, cwd, graceMs, tailChars });
 }
 
 /**

@@ -23,41 +23,28 @@ function isAlive(pid) {
 }
 
 /**
- * @typedef {object} StackOptions
- * @property {string} [userFolder] n8n user folder to keep; default: a temp one, removed by stop()
- * @property {number} [servicePort] preferred ports (default: any free one)
- * @property {number} [n8nPort]
- * @property {number} [brokerPort] n8n's task-runner broker
- * @property {Record<string, string | undefined>} [n8nEnv] extra environment for `n8n start`
- * @property {(line: string) => void} [log] a line per finished step
- */
-
-/**
  * `await new Stack(options).start()`, then `stop()`. stop() may be called while start() runs:
  * start() then stops what it started at its next step and rejects.
  */
 class Stack {
-	/** @param {StackOptions} [options] */
+	/** @type {import('../referenceService').ReferenceService | undefined} */ service;
+	/** @type {import('../n8n/server').N8nServer | undefined} */ n8n;
+	/** @type {string | undefined} */ userFolder;
+	/** @type {import('../n8n/rest').RestRequest | undefined} */ request;
+	credential = { ...DEMO_CREDENTIAL, data: { apiKey: SERVICE_KEY, baseUrl: '' } };
+	/** @type {Array<{ id: string, name: string, file: string, nodes: any[] }>} */ workflows = [];
+	/** @type {string[]} */ problems = [];
+	/** @type {Record<string, number>} */ timings = {};
+	stopping = false;
+	stopped = Promise.resolve();
+
+	/**
+	 * @param {{ userFolder?: string, servicePort?: number, n8nPort?: number, brokerPort?: number,
+	 *   log?: (line: string) => void }} [options] userFolder: kept (default: a temp one, removed
+	 *   by stop()); ports: preferred (default: any free one); log: a line per finished step
+	 */
 	constructor(options = {}) {
 		this.options = options;
-		/** @type {import('../referenceService').ReferenceService | undefined} */
-		this.service = undefined;
-		/** @type {import('../n8n/server').N8nServer | undefined} */
-		this.n8n = undefined;
-		/** @type {string | undefined} */
-		this.userFolder = undefined;
-		/** @type {import('../n8n/rest').RestRequest | undefined} */
-		this.request = undefined;
-		this.credential = { ...DEMO_CREDENTIAL, data: { apiKey: SERVICE_KEY, baseUrl: '' } };
-		/** @type {Array<{ id: string, name: string, file: string, nodes: Array<{ name: string, type: string }> }>} */
-		this.workflows = [];
-		/** @type {string[]} */
-		this.problems = [];
-		/** @type {Record<string, number>} */
-		this.timings = {};
-		this.stopping = false;
-		/** @type {Promise<void>} */
-		this.stopped = Promise.resolve();
 	}
 
 	/**
@@ -75,7 +62,7 @@ class Stack {
 
 	async start() {
 		const t0 = Date.now();
-		const { userFolder: folder, servicePort, n8nPort, brokerPort, n8nEnv: env } = this.options;
+		const { userFolder: folder, servicePort, n8nPort, brokerPort } = this.options;
 		let tarball = '';
 		try {
 			await this.step('n8n installed (n8n-host/install.sh)', () => n8n.ensureN8nInstalled());
@@ -92,7 +79,7 @@ class Stack {
 			await this.step('n8n started', async () => {
 				const port = await n8n.getFreePort(n8nPort);
 				const broker = await n8n.getFreePort(brokerPort);
-				const options = { port, brokerPort: broker, env };
+				const options = { port, brokerPort: broker };
 				this.n8n = await n8n.startN8n(/** @type {string} */ (this.userFolder), options);
 			});
 			// Set up on a fresh user folder, or only logged in on a kept one (npm start).
