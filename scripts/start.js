@@ -9,6 +9,7 @@
 
 const fs = require('node:fs');
 const path = require('node:path');
+const { setTimeout: sleep } = require('node:timers/promises');
 const { runWorkflowViaRest, nodeOutputItems } = require('../test/harness/n8n');
 const { Stack, DEMO_OWNER, DEMO_WORKFLOW, SERVICE_KEY } = require('../test/harness/stack');
 
@@ -52,14 +53,11 @@ const stack = new Stack({
 /** @type {'starting' | 'running' | 'stopping'} */
 let phase = 'starting';
 let shuttingDown = false;
-/** @type {NodeJS.Timeout | undefined} */
-let ledgerTimer;
 
 /** Stops everything this process started (once) and exits with `code`. */
 async function shutdown(/** @type {number} */ code, /** @type {string} */ why) {
 	if (shuttingDown) return;
 	[shuttingDown, phase] = [true, 'stopping'];
-	clearInterval(ledgerTimer);
 	say(`\n${why}: stopping n8n and the reference service ...`);
 	try {
 		await stack.stop();
@@ -105,28 +103,22 @@ setInterval(() => {
 }, 1000).unref();
 
 /** Prints each request the reference service records, as it comes (polls its ledger). */
-function followLedger() {
-	let [lastSeq, busy] = [0, false];
-	ledgerTimer = setInterval(async () => {
-		if (busy || phase !== 'running' || !stack.service) return;
-		busy = true;
-		try {
-			const { requests, totals } = await stack.service.ledger();
-			for (const r of requests.filter((request) => request.seq > lastSeq)) {
-				lastSeq = r.seq;
-				const cursor = r.cursor ? ' cursor=…' : '';
-				say(
-					`[service ${String(r.at).slice(11, 19)}] ${r.method} ${r.path} q=${JSON.stringify(r.query ?? r.q)} limit=${r.limit ?? '-'}${cursor}` +
-						` -> ${r.status ?? 'dropped'} ${r.outcome}, ${plural(r.itemCount ?? 0, 'sound')}, ${plural(r.creditsCharged ?? 0, 'credit')}` +
-						` (so far ${plural(totals.creditsCharged, 'credit')} in ${plural(totals.requests, 'call')})`,
-				);
-			}
-		} catch {
-			// the service is going away; the watcher reports it
-		} finally {
-			busy = false;
+async function followLedger() {
+	for (let lastSeq = 0; phase === 'running'; await sleep(1000)) {
+		// Fails only when the service is going away; the watcher reports that.
+		const ledger = await stack.service?.ledger().catch(() => undefined);
+		if (!ledger) continue;
+		const { requests, totals } = ledger;
+		for (const r of requests.filter((request) => request.seq > lastSeq)) {
+			lastSeq = r.seq;
+			const cursor = r.cursor ? ' cursor=…' : '';
+			say(
+				`[service ${String(r.at).slice(11, 19)}] ${r.method} ${r.path} q=${JSON.stringify(r.query ?? r.q)} limit=${r.limit ?? '-'}${cursor}` +
+					` -> ${r.status ?? 'dropped'} ${r.outcome}, ${plural(r.itemCount ?? 0, 'sound')}, ${plural(r.creditsCharged ?? 0, 'credit')}` +
+					` (so far ${plural(totals.creditsCharged, 'credit')} in ${plural(totals.requests, 'call')})`,
+			);
 		}
-	}, 1000);
+	}
 }
 
 /** The editor address, login, service, credential and workflows, once everything is up. */
@@ -194,7 +186,7 @@ async function main() {
 	phase = 'running';
 	printReady(((Date.now() - t0) / 1000).toFixed(1));
 	if (SMOKE) return shutdown(await runDemoOnce(), 'Smoke run done');
-	followLedger();
+	void followLedger();
 	stack.watch((name, details) => {
 		console.error(`\nThe ${name} stopped unexpectedly. Its last output:\n${details || '(none)'}`);
 		void shutdown(1, `${name} died`);

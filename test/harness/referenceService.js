@@ -15,12 +15,9 @@ const FLAGS = 'keys revokedKeys maxPageSize defaultPageSize cacheSeconds capacit
 /**
  * @typedef {{keys?: string[], revokedKeys?: string[], maxPageSize?: number, host?: string,
  *   defaultPageSize?: number, cacheSeconds?: number, capacity?: number, latencyMs?: number,
- *   quiet?: boolean, args?: string[]}} ReferenceServiceOptions the server's flags (its
- *   README); by default any free port on 127.0.0.1, key `sandbox-key`, and quiet. quiet: false
- *   keeps the per-request log (see stderr()); args: raw flags appended (the last one wins)
- * @typedef {Awaited<ReturnType<typeof startReferenceService>>} ReferenceService url, pid, keys,
- *   search(), the control endpoints (ledger(), reset(), ...: reference-service/README.md), stop()
- *   (resolves {code, signal}), exited and stderr() (the last few KB the child wrote there)
+ *   quiet?: boolean, args?: string[]}} ReferenceServiceOptions the server's flags (its README);
+ *   by default any free port on 127.0.0.1, key `sandbox-key`, quiet; args: raw flags appended
+ * @typedef {Awaited<ReturnType<typeof startReferenceService>>} ReferenceService
  */
 
 /**
@@ -40,7 +37,7 @@ async function startReferenceService(options = {}) {
 	return { url, pid, keys, ...controls(url, keys), ...child };
 }
 
-/** The search endpoints and the control endpoints (reference-service/README.md), at `url`. */
+/** search() and the control endpoints (reference-service/README.md) at `url`. */
 function controls(url, keys) {
 	/** GET without a body, else POST it as JSON; resolves the endpoint's JSON answer. */
 	const control = async (/** @type {string} */ route, /** @type {object} */ body = undefined) => {
@@ -57,14 +54,9 @@ function controls(url, keys) {
 		 *   capacity: Record<string, number>}>} */
 		ledger: () => control('ledger'),
 		reset: async () => void (await control('reset', {})),
-		/** @param {{query: string, total?: number, platform?: string,
-		 *   availabilityStatus?: string | null}} entry */
 		setCatalogue: (entry) => control('catalogue', entry),
-		/** @param {object[]} faults */
-		injectFaults: (faults) => control('faults', { faults }),
-		/** @param {{capacity?: number, latencyMs?: number, retryAfterSeconds?: number}} settings */
+		injectFaults: (/** @type {object[]} */ faults) => control('faults', { faults }),
 		setCapacity: (settings) => control('capacity', settings),
-		/** @param {{days?: number, newSounds?: Record<string, number>}} change */
 		passTime: (change) => control('time', change),
 	};
 }

@@ -12,9 +12,8 @@ const { getFreePort } = require('./server');
 const STOP_GRACE_MS = 3_000;
 
 /**
- * Runs `n8n <args>` on userFolder to its end, with its own free N8N_PORT and
- * N8N_RUNNERS_BROKER_PORT (`execute` opens the task-runner broker); stopped after timeoutMs.
- * n8n writes its log lines and its results to stdout.
+ * Runs `n8n <args>` on userFolder to its end (stopped after timeoutMs), on free ports of its own
+ * (`execute` opens the task-runner broker). n8n writes its log lines and its results to stdout.
  * @param {string} userFolder
  * @param {string[]} args
  * @param {{ env?: Record<string, string | undefined>, timeoutMs?: number }} [options]
@@ -33,32 +32,30 @@ async function n8nCli(userFolder, args, { env = {}, timeoutMs = 120_000 } = {}) 
 	return { code: timedOut ? null : code, signal, timedOut, stdout, stderr };
 }
 
-/** @typedef {Awaited<ReturnType<typeof n8nCli>>} CliResult */
-
-/** @param {string} what @param {CliResult} result */
-function cliError(what, result) {
-	return new Error(
-		`${what} failed (code ${result.code}${result.timedOut ? ', timed out' : ''})\n` +
-			`--- stdout ---\n${result.stdout.slice(-4000)}\n--- stderr ---\n${result.stderr.slice(-4000)}`,
-	);
-}
-
 /**
- * `n8n import:<kind>` of `data`, written to a JSON file in the user folder; `ok` is false when
- * it failed (n8n logs an import error and still exits 0 in some versions: its words count too).
+ * `n8n import:<kind>` of `data` (written to a file in the user folder). Not `ok` when it failed:
+ * n8n logs an import error and still exits 0 in some versions, so its words count too. Throws
+ * then if asked to.
  * @param {string} userFolder
  * @param {'credentials' | 'workflow'} kind
  * @param {unknown} data
  */
-async function importFile(userFolder, kind, data) {
+async function importFile(userFolder, kind, data, { throwOnFailure = false } = {}) {
 	const dir = path.join(userFolder, 'harness-input');
 	fs.mkdirSync(dir, { recursive: true });
 	const file = path.join(dir, `${kind}-${crypto.randomBytes(6).toString('hex')}.json`);
 	fs.writeFileSync(file, JSON.stringify(data, null, 2));
 	try {
 		const result = await n8nCli(userFolder, [`import:${kind}`, `--input=${file}`]);
-		const failed = /An error occurred while importing/i.test(result.stdout);
-		return { ...result, ok: result.code === 0 && !failed };
+		const ok = result.code === 0 && !/An error occurred while importing/i.test(result.stdout);
+		if (!ok && throwOnFailure) {
+			const { code, timedOut, stdout, stderr } = result;
+			throw new Error(
+				`n8n import:${kind} failed (code ${code}${timedOut ? ', timed out' : ''})\n` +
+					`--- stdout ---\n${stdout.slice(-4000)}\n--- stderr ---\n${stderr.slice(-4000)}`,
+			);
+		}
+		return { ...result, ok };
 	} finally {
 		fs.rmSync(file, { force: true });
 	}
@@ -76,10 +73,8 @@ function n8nId(bytes = crypto.randomBytes(16)) {
  * @param {string} userFolder
  * @param {Array<{ id: string, name: string, type: string, data: Record<string, unknown> }>} creds
  */
-async function importCredentials(userFolder, creds) {
-	const result = await importFile(userFolder, 'credentials', creds);
-	if (!result.ok) throw cliError('n8n import:credentials', result);
-	return result;
+function importCredentials(userFolder, creds) {
+	return importFile(userFolder, 'credentials', creds, { throwOnFailure: true });
 }
 
 /**
@@ -91,8 +86,7 @@ async function importWorkflow(userFolder, workflowJson) {
 	/** @type {Record<string, any>} */
 	const workflow = { active: false, settings: { executionOrder: 'v1' }, ...workflowJson };
 	workflow.id ||= n8nId();
-	const result = await importFile(userFolder, 'workflow', workflow);
-	if (!result.ok) throw cliError('n8n import:workflow', result);
+	const result = await importFile(userFolder, 'workflow', workflow, { throwOnFailure: true });
 	return { ...result, id: String(workflow.id) };
 }
 

@@ -20,7 +20,6 @@ const LOG_TAIL_CHARS = 20_000;
 /**
  * Runs `source lib.sh && <script>` (args as $1...) for this line; returns what it printed.
  * @param {string} script
- * @param {string[]} [args]
  * @param {NodeJS.ProcessEnv} [env]
  */
 function libSh(script, args = [], env = { ...process.env, N8N_LINE }) {
@@ -66,29 +65,24 @@ function ensureN8nInstalled() {
 }
 
 /**
- * This process's environment, minus NODE_ENV (jest sets "test", and n8n then refuses to load
+ * This process's environment minus NODE_ENV (jest sets "test", and n8n then refuses to load
  * nodes) and NODE_OPTIONS, plus n8n_env of lib.sh (which also puts Node 24 first on PATH), then
- * `extra` (undefined removes a variable).
- * @param {string} userFolder
- * @param {number} port
- * @param {number} brokerPort
+ * `extra` (where undefined removes a variable).
  * @param {Record<string, string | undefined>} [extra]
  * @returns {Record<string, string>}
  */
-function n8nEnv(userFolder, port, brokerPort, extra = {}) {
+function n8nEnv(/** @type {string} */ userFolder, port, brokerPort, extra = {}) {
 	const { NODE_ENV, NODE_OPTIONS, ...base } = /** @type {NodeJS.ProcessEnv} */ ({
 		...process.env,
 		N8N_LINE,
 	});
+	const print = 'node -p "JSON.stringify(process.env)"';
 	const args = [userFolder, String(port), String(brokerPort)];
-	const out = libSh('n8n_env "$1" "$2" "$3" >&2 && env -0', args, base);
-	const pairs = out.split('\0').map((entry) => /^([^=]+)=([\s\S]*)$/.exec(entry));
-	const env = Object.fromEntries(pairs.flatMap((match) => (match ? [[match[1], match[2]]] : [])));
-	for (const [key, value] of Object.entries(extra)) {
-		if (value === undefined) delete env[key];
-		else env[key] = value;
-	}
-	return env;
+	const env = {
+		...JSON.parse(libSh(`n8n_env "$1" "$2" "$3" >&2 && ${print}`, args, base)),
+		...extra,
+	};
+	return Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined));
 }
 
 /**
@@ -110,7 +104,6 @@ function superviseN8n(args, env, cwd, { tailOnly = false, graceMs }) {
  * tarball installed as n8n installs a community package (install_package_tarball in lib.sh): a
  * fresh one in the temp dir, or `folder` (kept between runs, as `npm start` does).
  * @param {{ packageTarball?: string, folder?: string }} [options]
- * @returns {Promise<string>}
  */
 async function createN8nUserFolder({ packageTarball, folder } = {}) {
 	const made = folder ? path.resolve(folder) : fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-user-'));

@@ -4,6 +4,9 @@
 // their executions read back.
 
 const crypto = require('node:crypto');
+const { createRequire } = require('node:module');
+const path = require('node:path');
+const { INSTALL_DIR } = require('./install');
 
 /**
  * @typedef {(method: string, urlPath: string, body?: unknown, headers?: Record<string, string>)
@@ -144,32 +147,13 @@ async function runWorkflowViaRest(request, workflowId, { triggerNode, timeoutMs 
 }
 
 /**
- * GET /rest/executions/:id returns the run data "flatted" (an array of objects whose string
- * values that are numeric indices refer to other entries): rebuilds the object. (flatted itself
- * is not among the dev dependencies, only somewhere below n8n's.)
+ * GET /rest/executions/:id returns the run data "flatted" (a table of objects whose numeric
+ * strings refer to other entries): decoded with the flatted of the installed n8n, which encoded it.
  * @returns {any}
  */
 function parseExecutionData(/** @type {unknown} */ data) {
-	let table = data;
-	try {
-		if (typeof table === 'string') table = JSON.parse(table);
-	} catch {
-		return data;
-	}
-	if (!Array.isArray(table)) return table;
-	const revived = new Map();
-	const revive = (/** @type {number} */ index) => {
-		const raw = table[index];
-		if (revived.has(index)) return revived.get(index);
-		if (raw === null || typeof raw !== 'object') return raw;
-		const out = Array.isArray(raw) ? [] : {};
-		revived.set(index, out);
-		for (const [key, value] of Object.entries(raw)) {
-			out[key] = typeof value === 'string' && /^\d+$/.test(value) ? revive(Number(value)) : value;
-		}
-		return out;
-	};
-	return revive(0);
+	const fromN8n = createRequire(path.join(INSTALL_DIR, 'node_modules', 'n8n', 'package.json'));
+	return typeof data === 'string' ? fromN8n('flatted').parse(data) : data;
 }
 
 module.exports = {

@@ -29,8 +29,8 @@ const DEMO_OWNER = Object.freeze({
 /**
  * The workflows in examples/*.json (a file holds one workflow or an array), each with an id (a
  * stable one if it has none, so that a re-import replaces it instead of adding a copy) and
- * inactive (a scheduled example must not spend credits until someone publishes it). Files that
- * are not workflows are reported in `problems`, not fatal.
+ * inactive (a scheduled example must not spend credits until someone publishes it). A file that
+ * is not a workflow is reported in `problems`, not fatal.
  */
 function readExampleWorkflows() {
 	/** @type {Array<{ file: string, workflow: Record<string, any> }>} */
@@ -41,24 +41,22 @@ function readExampleWorkflows() {
 	const names = fs.existsSync(dir) ? fs.readdirSync(dir).filter((n) => n.endsWith('.json')) : [];
 	for (const name of names.sort()) {
 		const file = path.join('examples', name);
-		let parsed;
 		try {
-			parsed = JSON.parse(fs.readFileSync(path.join(dir, name), 'utf8'));
+			const list = [JSON.parse(fs.readFileSync(path.join(dir, name), 'utf8'))].flat();
+			list.forEach((workflow, index) => {
+				if (!Array.isArray(workflow?.nodes)) throw new Error(`no "nodes" array in entry ${index}`);
+				const seed = crypto.createHash('sha256').update(`examples/${name}#${index}`).digest();
+				const id = workflow.id || n8nId(seed);
+				const title = workflow.name || path.basename(name, '.json');
+				const settings = workflow.settings || { executionOrder: 'v1' };
+				workflows.push({
+					file,
+					workflow: { ...workflow, id, name: title, settings, active: false },
+				});
+			});
 		} catch (error) {
-			problems.push(`${file}: not JSON (${/** @type {Error} */ (error).message})`);
-			continue;
+			problems.push(`${file}: not a workflow (${/** @type {Error} */ (error).message})`);
 		}
-		[parsed].flat().forEach((workflow, index, list) => {
-			const where = `${file}${list.length > 1 ? `[${index}]` : ''}`;
-			if (!Array.isArray(workflow?.nodes)) {
-				return void problems.push(`${where}: not a workflow (no "nodes" array)`);
-			}
-			const seed = crypto.createHash('sha256').update(`examples/${name}#${index}`).digest();
-			const id = workflow.id || n8nId(seed);
-			const title = workflow.name || path.basename(name, '.json');
-			const settings = workflow.settings || { executionOrder: 'v1' };
-			workflows.push({ file, workflow: { ...workflow, id, name: title, settings, active: false } });
-		});
 	}
 	return { workflows, problems };
 }
