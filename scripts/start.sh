@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
 # `npm start`: Node 24 and the dev dependencies (setup.sh), the pinned n8n (n8n-host/install.sh,
-# a few minutes the first time), then scripts/start.js, which runs the reference service and a
-# real n8n with this package installed until Ctrl-C. Arguments go to start.js (e.g. --reset).
+# a few minutes the first time), then scripts/start.js until Ctrl-C. Arguments go to start.js.
 set -euo pipefail
 here="$(dirname "${BASH_SOURCE[0]}")"
 bash "$here/setup.sh"

@@ -10,8 +10,6 @@ const { once } = require('node:events');
 const readline = require('node:readline');
 
 const [START_TIMEOUT_MS, KILL_GRACE_MS] = [10_000, 3_000];
-// Enough of the child's stderr to explain a failed start, without growing without bound.
-const STDERR_TAIL_CHARS = 4_000;
 
 /**
  * Starts `node script --port 0 --parent-pid <pid> ...args` and resolves once it printed its
@@ -26,9 +24,8 @@ async function startListeningChild(script, args, name) {
 	/** @type {Promise<{ code: number | null, signal: NodeJS.Signals | null }>} */
 	const exited = once(child, 'exit').then(([code, signal]) => ({ code, signal }));
 	let stderr = '';
-	child.stderr.setEncoding('utf8').on('data', (chunk) => {
-		stderr = (stderr + chunk).slice(-STDERR_TAIL_CHARS);
-	});
+	// Enough to explain a failed start, without growing without bound.
+	child.stderr.setEncoding('utf8').on('data', (chunk) => (stderr = (stderr + chunk).slice(-4000)));
 	/** SIGTERM, SIGKILL after a grace period; resolves with the exit. Safe to call twice. */
 	const stop = () => {
 		if (child.exitCode === null && child.signalCode === null && !child.killed) {
@@ -38,31 +35,21 @@ async function startListeningChild(script, args, name) {
 		}
 		return exited;
 	};
-	try {
-		/** @type {Record<string, any>} */
-		const line = await listeningLine(child, exited);
-		return { line, stop, stderr: () => stderr };
-	} catch (error) {
-		await stop();
-		throw new Error(`${name} did not start: ${/** @type {Error} */ (error).message}\n${stderr}`);
-	}
-}
-
-/**
- * @param {import('node:child_process').ChildProcessByStdio<null, import('node:stream').Readable, import('node:stream').Readable>} child
- * @param {Promise<{ code: number | null, signal: NodeJS.Signals | null }>} exited
- */
-async function listeningLine(child, exited) {
 	const lines = readline.createInterface({ input: child.stdout });
-	const timeout = AbortSignal.timeout(START_TIMEOUT_MS);
-	const first = once(lines, 'line', { signal: timeout }).catch(() => {
+	const signal = AbortSignal.timeout(START_TIMEOUT_MS);
+	const first = once(lines, 'line', { signal }).catch(() => {
 		throw new Error(`no listening line in ${START_TIMEOUT_MS} ms`);
 	});
 	const early = exited.then(({ code, signal }) => {
 		throw new Error(`exited early (code ${code}, signal ${signal})`);
 	});
 	try {
-		return JSON.parse((await Promise.race([first, early]))[0]);
+		/** @type {Record<string, any>} */
+		const line = JSON.parse((await Promise.race([first, early]))[0]);
+		return { line, stop, exited, stderr: () => stderr };
+	} catch (error) {
+		await stop();
+		throw new Error(`${name} did not start: ${/** @type {Error} */ (error).message}\n${stderr}`);
 	} finally {
 		lines.close();
 		child.stdout.resume(); // nothing else comes there; never let the pipe fill

@@ -2,8 +2,8 @@
 
 // Builds the package and packs it with `npm pack`, as it would be published: the real-n8n suites
 // install this tarball, so what users get from the registry is what is tested. Packed once per
-// process into .cache/pack/, or once per test run: a tarball named by SOUND_SEARCH_TARBALL
-// (scripts/test.sh, the e2e globalSetup) is used as it is.
+// process, or once per test run: a tarball named by SOUND_SEARCH_TARBALL (scripts/test.sh, the
+// e2e globalSetup) is used as it is.
 //   node test/harness/packageTarball.js   # build, pack into .cache/pack/shared, print the path
 
 const { execFileSync } = require('node:child_process');
@@ -12,28 +12,19 @@ const path = require('node:path');
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const PACK_DIR = path.join(REPO_ROOT, '.cache', 'pack');
+/** @type {string | undefined} */
 let packed;
 
-/**
- * @param {string} dir
- * @returns {string} the tarball, built from the working tree and packed into dir
- */
-function buildAndPack(dir) {
-	execFileSync('npx', ['n8n-node', 'build'], {
-		cwd: REPO_ROOT,
-		stdio: ['ignore', 'pipe', 'inherit'],
-	});
-	const out = execFileSync('npm', ['pack', '--json', '--pack-destination', dir], {
-		cwd: REPO_ROOT,
-		stdio: ['ignore', 'pipe', 'inherit'],
-	});
-	const [{ filename }] = JSON.parse(out.toString());
-	return path.join(dir, path.basename(filename));
+/** Builds the working tree and packs it into dir; returns the tarball's path. */
+function buildAndPack(/** @type {string} */ dir) {
+	/** @type {import('node:child_process').ExecFileSyncOptions} */
+	const options = { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'inherit'] };
+	execFileSync('npx', ['n8n-node', 'build'], options);
+	const out = execFileSync('npm', ['pack', '--json', '--pack-destination', dir], options);
+	return path.join(dir, path.basename(JSON.parse(out.toString())[0].filename));
 }
 
-/**
- * @returns {string} absolute path of n8n-nodes-sound-search-<version>.tgz
- */
+/** @returns {string} absolute path of n8n-nodes-sound-search-<version>.tgz */
 function packageTarball() {
 	const shared = process.env.SOUND_SEARCH_TARBALL;
 	if (shared && fs.existsSync(shared)) return shared;
@@ -42,8 +33,7 @@ function packageTarball() {
 	// A folder of its own: another process packing at the same time must not delete this tarball.
 	const dir = fs.mkdtempSync(path.join(PACK_DIR, `${process.pid}-`));
 	process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
-	packed = buildAndPack(dir);
-	return packed;
+	return (packed = buildAndPack(dir));
 }
 
 if (require.main === module) {

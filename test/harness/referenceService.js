@@ -15,12 +15,9 @@ const FLAGS = 'keys revokedKeys maxPageSize defaultPageSize cacheSeconds capacit
 /**
  * @typedef {{keys?: string[], revokedKeys?: string[], maxPageSize?: number, host?: string,
  *   defaultPageSize?: number, cacheSeconds?: number, capacity?: number, latencyMs?: number,
- *   quiet?: boolean, args?: string[]}} ReferenceServiceOptions the server's flags (its
- *   README); by default any free port on 127.0.0.1, key `sandbox-key`, and quiet. quiet: false
- *   keeps the per-request log (see stderr()); args: raw flags appended (the last one wins)
- * @typedef {Awaited<ReturnType<typeof startReferenceService>>} ReferenceService url, pid, keys,
- *   search(), the control endpoints (ledger(), reset(), ...: reference-service/README.md), stop()
- *   (resolves {code, signal}) and stderr() (the last few KB the child wrote there)
+ *   quiet?: boolean, args?: string[]}} ReferenceServiceOptions the server's flags (its README);
+ *   by default any free port on 127.0.0.1, key `sandbox-key`, quiet; args: raw flags appended
+ * @typedef {Awaited<ReturnType<typeof startReferenceService>>} ReferenceService
  */
 
 /**
@@ -34,20 +31,16 @@ async function startReferenceService(options = {}) {
 		args.push(flag, [options[name]].flat().join(','));
 	}
 	args.push(...(options.args ?? []));
-	const { line, stop, stderr } = await startListeningChild(SERVER, args, 'reference service');
+	const { line, ...child } = await startListeningChild(SERVER, args, 'reference service');
 	/** @type {{ url: string, pid: number, keys: string[] }} */
 	const { url, pid, keys } = /** @type {any} */ (line);
-	return { url, pid, keys, ...controls(url, keys), stop, stderr };
+	return { url, pid, keys, ...controls(url, keys), ...child };
 }
 
-/** The search endpoints and the control endpoints (reference-service/README.md), at `url`. */
+/** search() and the control endpoints (reference-service/README.md) at `url`. */
 function controls(url, keys) {
-	/**
-	 * GET without a body, else POST it as JSON; resolves the endpoint's JSON answer.
-	 * @param {string} route
-	 * @param {object} [body]
-	 */
-	const control = async (route, body) => {
+	/** GET without a body, else POST it as JSON; resolves the endpoint's JSON answer. */
+	const control = async (/** @type {string} */ route, /** @type {object} */ body = undefined) => {
 		const post = body ? { method: 'POST', body: JSON.stringify(body) } : {};
 		const headers = { 'Content-Type': 'application/json' };
 		const response = await fetch(`${url}/__sandbox/${route}`, { headers, ...post });
@@ -61,14 +54,9 @@ function controls(url, keys) {
 		 *   capacity: Record<string, number>}>} */
 		ledger: () => control('ledger'),
 		reset: async () => void (await control('reset', {})),
-		/** @param {{query: string, total?: number, platform?: string,
-		 *   availabilityStatus?: string | null}} entry */
 		setCatalogue: (entry) => control('catalogue', entry),
-		/** @param {object[]} faults */
-		injectFaults: (faults) => control('faults', { faults }),
-		/** @param {{capacity?: number, latencyMs?: number, retryAfterSeconds?: number}} settings */
+		injectFaults: (/** @type {object[]} */ faults) => control('faults', { faults }),
 		setCapacity: (settings) => control('capacity', settings),
-		/** @param {{days?: number, newSounds?: Record<string, number>}} change */
 		passTime: (change) => control('time', change),
 	};
 }
@@ -81,6 +69,8 @@ function controls(url, keys) {
  * @param {string} platform
  * @param {Record<string, string>} [params]
  * @param {{key?: string, authorization?: string | null}} [auth]
+ * @returns {Promise<{ status: number, headers: Headers, credits: string | null, text: string,
+ *   body: any }>}
  */
 async function search(url, keys, platform, params = {}, { key = keys[0], authorization } = {}) {
 	const address = new URL(`/v1/${platform}/sound/search?${new URLSearchParams(params)}`, url);

@@ -1,26 +1,21 @@
 'use strict';
 
-// One supervisor for every long-running process the test harnesses start (n8n, its workers, Redis,
-// PostgreSQL). Each runs under a small `node -e` process that leads its own process group, so the
-// whole group can be stopped by pid, on success, on failure, and when the test process dies.
+// One supervisor for every long-running process the harnesses start (n8n, its workers, Redis,
+// PostgreSQL): a small `node -e` process that leads its own process group, so the whole group can
+// be stopped by pid, on success, on failure, and when the test process dies (even by SIGKILL, which
+// no exit handler of ours would see). No installed library stops a child when its parent dies.
 
 const { spawn } = require('node:child_process');
 
-/**
- * Runs inside each supervisor process (`node -e SUPERVISOR <argv-json> <graceMs> <stopSignal>
- * <cleanupDir>`). Starts the command in the supervisor's process group, relays its output, reports
- * its pid over IPC, on SIGTERM/SIGINT sends the child <stopSignal>, stops it when the parent goes
- * away (IPC disconnect, or a ppid change as a backup), SIGKILLs the whole group if the child
- * outlives the grace period, and exits with the child. If the parent went away and <cleanupDir> is
- * set, removes that folder once the child has exited.
- */
+// argv: <command-json> <graceMs> <stopSignal> <cleanupDir>. Relays the child's output, reports its
+// pid over IPC, on SIGTERM/SIGINT or when the parent goes away (IPC disconnect, or a ppid change as
+// a backup) sends it <stopSignal> and SIGKILLs the group after <graceMs>; exits with the child. If
+// the parent went away, removes <cleanupDir> (if set) once the child has exited.
 const SUPERVISOR = `
-const { spawn, spawnSync } = require('node:child_process');
+const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const [cmd, ...args] = JSON.parse(process.argv[1]);
-const graceMs = Number(process.argv[2]);
-const stopSignal = process.argv[3];
-const cleanupDir = process.argv[4] || '';
+const [graceMs, stopSignal, cleanupDir] = [Number(process.argv[2]), process.argv[3], process.argv[4]];
 const parentPid = process.ppid;
 const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
 let parentGone = false;
@@ -36,11 +31,12 @@ const stop = () => {
 	try { child.kill(stopSignal); } catch {}
 	setTimeout(() => killGroup('SIGKILL'), graceMs).unref();
 };
+const parentLeft = () => { parentGone = true; stop(); };
 if (process.send) process.send({ event: 'spawned', pid: child.pid });
-process.on('disconnect', () => { parentGone = true; stop(); });
+process.on('disconnect', parentLeft);
 process.on('SIGTERM', stop);
 process.on('SIGINT', stop);
-setInterval(() => { if (process.ppid !== parentPid) { parentGone = true; stop(); } }, 1000).unref();
+setInterval(() => { if (process.ppid !== parentPid) parentLeft(); }, 1000).unref();
 child.on('error', (error) => {
 	if (process.connected) process.send({ event: 'error', message: String(error && error.message) });
 	process.exit(127);
@@ -64,23 +60,14 @@ child.on('exit', (code, signal) => {
 
 /** Supervisors still running, by pid: asked to stop if this process exits without stopping them. */
 const liveSupervisors = new Set();
-process.on('exit', () => {
-	for (const pid of liveSupervisors) {
-		try {
-			process.kill(pid, 'SIGTERM');
-		} catch {
-			// already gone
-		}
-	}
-});
+process.on('exit', () => liveSupervisors.forEach((pid) => kill(pid, 'SIGTERM')));
 
 /**
- * Spawns `command` under a supervisor. The caller reads its stdout/stderr and its IPC messages
+ * Spawns `command` under a supervisor; the caller reads its output and its IPC messages
  * (`spawned` with the child's pid, `exit`, `error`).
- * @param {string[]} command executable and arguments
+ * @param {string[]} command
  * @param {{ env?: NodeJS.ProcessEnv, cwd?: string, graceMs: number, stopSignal?: NodeJS.Signals,
  *   cleanupDir?: string }} options
- * @returns {import('node:child_process').ChildProcess}
  */
 function spawnSupervised(
 	command,
@@ -91,35 +78,77 @@ function spawnSupervised(
 		['-e', SUPERVISOR, JSON.stringify(command), String(graceMs), stopSignal, cleanupDir],
 		{ cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] },
 	);
-	liveSupervisors.add(/** @type {number} */ (supervisor.pid));
+	liveSupervisors.add(supervisor.pid);
 	return supervisor;
 }
 
 /**
- * Stops a supervised process: SIGTERM to its supervisor (which forwards the stop signal), then
- * SIGKILL to the whole group if it is still there `graceMs` later; resolves when it has exited.
+ * SIGTERM to the supervisor (it forwards its stop signal), SIGKILL to the whole group if it is
+ * still there `graceMs` later; resolves with `exited`.
  * @template T
- * @param {number} pgid the supervisor's pid (leader of the process group)
- * @param {Promise<T>} exited resolves when the supervisor has exited
+ * @param {number} pgid the supervisor's pid
+ * @param {Promise<T>} exited
  * @param {number} graceMs
- * @returns {Promise<T>}
  */
 async function stopSupervised(pgid, exited, graceMs) {
 	if (!liveSupervisors.has(pgid)) return await exited;
-	signalGroup(pgid, 'SIGTERM');
-	const timer = setTimeout(() => signalGroup(-pgid, 'SIGKILL'), graceMs);
+	kill(pgid, 'SIGTERM');
+	const timer = setTimeout(() => kill(-pgid, 'SIGKILL'), graceMs);
 	const result = await exited;
 	clearTimeout(timer);
 	return result;
 }
 
-/** @param {number} pid @param {NodeJS.Signals} signal */
-function signalGroup(pid, signal) {
+/**
+ * `command` under a supervisor, its output kept (the last tailChars of each stream) and its exit
+ * awaited: childPid resolves the command's own pid (-1 if it never started); stop(ms) sends the
+ * stop signal, then SIGKILLs the group ms + 2 s later.
+ * @param {string[]} command
+ * @param {Parameters<typeof spawnSupervised>[1] & { tailChars?: number }} options
+ */
+function supervise(command, { tailChars = Infinity, ...options }) {
+	const supervisor = spawnSupervised(command, options);
+	const pgid = /** @type {number} */ (supervisor.pid);
+	const output = { out: '', err: '' };
+	const take = (/** @type {'out' | 'err'} */ key, /** @type {string} */ chunk) => {
+		output[key] = (output[key] + chunk).slice(-tailChars);
+	};
+	supervisor.stdout?.setEncoding('utf8').on('data', (chunk) => take('out', chunk));
+	supervisor.stderr?.setEncoding('utf8').on('data', (chunk) => take('err', chunk));
+	/** @type {{ code: number | null, signal: string | null } | undefined} */
+	let childExit;
+	/** @type {(pid: number) => void} */
+	let gotPid = () => {};
+	/** @type {Promise<number>} */
+	const childPid = new Promise((resolve) => (gotPid = resolve));
+	supervisor.on('message', (/** @type {any} */ message) => {
+		if (message?.event === 'spawned') gotPid(message.pid);
+		if (message?.event === 'exit') childExit = { code: message.code, signal: message.signal };
+		if (message?.event === 'error')
+			take('err', `\n[harness] could not start: ${message.message}\n`);
+	});
+	/** @type {Promise<{ code: number | null, signal: string | null }>} */
+	const exited = new Promise((resolve) =>
+		// 'close': the process exited and its stdout/stderr are fully read.
+		supervisor.on('close', (code, signal) => {
+			liveSupervisors.delete(pgid);
+			kill(-pgid, 'SIGKILL'); // anything left in the group
+			gotPid(-1);
+			resolve(childExit ?? { code, signal });
+		}),
+	);
+	const stop = async (/** @type {number} */ ms) =>
+		void (await stopSupervised(pgid, exited, ms + 2_000));
+	return { supervisor, childPid, exited, stdout: () => output.out, stderr: () => output.err, stop };
+}
+
+/** @param {number} pid @param {NodeJS.Signals} name */
+function kill(pid, name) {
 	try {
-		process.kill(pid, signal);
+		process.kill(pid, name);
 	} catch {
 		// gone already
 	}
 }
 
-module.exports = { spawnSupervised, stopSupervised, liveSupervisors };
+module.exports = { supervise, spawnSupervised, stopSupervised, liveSupervisors };

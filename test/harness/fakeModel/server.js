@@ -1,222 +1,158 @@
 'use strict';
 
-// A tiny OpenAI-compatible server that plays the model of an AI Agent, for the real-n8n suites.
-// Built-ins only. It implements what n8n's OpenAI Chat Model (lmChatOpenAi v1.3) sends with
-// `responsesApiEnabled: false`: POST /v1/chat/completions (JSON, or server-sent events when the
-// body asks for `stream: true`), plus GET /v1/models (the editor's model list and the openAiApi
-// credential test). Every other /v1 path answers 404 with an OpenAI-shaped error that says so
-// (n8n's default, the Responses API at POST /v1/responses, is deliberately not played).
-//
-// The script: a completion whose messages carry no `role: "tool"` message is answered with ONE
-// tool call of the configured tool (default `Sound_Search`) with `{"query": <configured query>}`;
-// a completion that carries a tool result is answered with a final text built from that result:
+// A fake OpenAI-compatible model for the AI Agent example, run by index.js as a child process on
+// 127.0.0.1. It plays what n8n's OpenAI Chat Model (lmChatOpenAi v1.3, "Use Responses API" off)
+// sends: POST /v1/chat/completions (JSON, or server-sent events for `stream: true`) and
+// GET /v1/models (the model list and the credential test); any other /v1 path answers an
+// OpenAI-shaped 404 that says so. The script: messages without a `role: "tool"` message get ONE
+// call of the tool (--tool-name) with {"query": <--query>}; with a tool result, the answer is
 //   Found <count> sounds for "<query>". The first one is "<title>".
-// (count = the number of sounds in the tool result, title = the first sound's title). Every request
-// is recorded (method, path, authorization header, parsed body) for the test to assert on.
-//
-// Run as a script (a child process; prints one JSON "listening" line on stdout first):
-//   node test/harness/fakeModel/server.js [--port 0] [--host 127.0.0.1] [--api-key K] [--query Q]
-//     [--tool-name Sound_Search] [--parent-pid N]
-// or from a test:
-//   const { startFakeOpenAi } = require('./fakeModel');
-//   const model = await startFakeOpenAi({ apiKey: 'k', query: 'rainy lofi' });
-//   model.url (base URL ending in /v1, what the openAiApi credential's `url` takes), model.pid,
-//   await model.requests(), await model.reset(), await model.stop()
-// Control endpoints (no auth): GET /__fake/requests, POST /__fake/reset, GET /healthz.
+// Every request is recorded for the test: GET /__fake/requests.
 
 const http = require('node:http');
-const { parseArgs } = require('node:util');
-const { completion, streamCompletion, isObject, nextMessage } = require('./script');
 
-const MAX_BODY_BYTES = 8 * 1024 * 1024;
+const USAGE = { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 };
 
-/**
- * @typedef {object} FakeSettings
- * @property {string | null} apiKey when set, other Bearer keys get 401
- * @property {string} query the query the "model" asks the tool for
- * @property {string} toolName the tool it calls
- */
+/** The sounds in a tool result (JSON text in any wrapping): the objects with a string `title`. */
+function findSounds(/** @type {any} */ value) {
+	if (typeof value === 'string' && /^[[{]/.test(value.trim())) {
+		try {
+			return findSounds(JSON.parse(value));
+		} catch {
+			return []; // a plain string
+		}
+	}
+	if (Array.isArray(value)) return value.flatMap(findSounds);
+	if (value?.constructor !== Object) return []; // only plain objects, as JSON.parse makes them
+	return typeof value.title === 'string' ? [value] : Object.values(value).flatMap(findSounds);
+}
 
-/**
- * @param {FakeSettings} settings
- * @returns {import('node:http').Server}
- */
+/** The final answer to a tool result (a string, or content parts with text). */
+function finalText(/** @type {string} */ query, /** @type {unknown} */ content) {
+	const parts = Array.isArray(content) ? content : [String(content ?? '')];
+	const text = parts.map((part) => (typeof part === 'string' ? part : (part?.text ?? ''))).join('');
+	const sounds = findSounds(text);
+	if (sounds.length === 0) return `I found no sounds for "${query}".`;
+	return `Found ${sounds.length} sounds for "${query}". The first one is "${sounds[0].title}".`;
+}
+
+/** The scripted assistant message: a tool call first, a final text once a tool result is there. */
+function nextMessage(messages, { query, toolName }, callId) {
+	const results = messages.filter((m) => m?.role === 'tool');
+	if (results.length > 0) {
+		return { role: 'assistant', content: finalText(query, results[results.length - 1].content) };
+	}
+	const call = { name: toolName, arguments: JSON.stringify({ query }) };
+	return {
+		role: 'assistant',
+		content: null,
+		tool_calls: [{ id: callId(), type: 'function', function: call }],
+	};
+}
+
+/** Writes a completion as JSON, or as server-sent events (one delta, a finish chunk, [DONE]). */
+function sendCompletion(res, model, message, stream) {
+	const finish_reason = message.tool_calls ? 'tool_calls' : 'stop';
+	const id = `chatcmpl-fake-${Date.now().toString(36)}`;
+	const base = { id, created: Math.floor(Date.now() / 1000), model, usage: USAGE };
+	if (!stream) {
+		const choices = [{ index: 0, message, logprobs: null, finish_reason }];
+		return sendJson(res, 200, { ...base, object: 'chat.completion', choices });
+	}
+	const toolCalls = message.tool_calls?.map((call, index) => ({ index, ...call }));
+	const delta = { ...message, ...(toolCalls && { tool_calls: toolCalls }) };
+	res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+	const send = (chunk) =>
+		res.write(
+			`data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', ...chunk })}\n\n`,
+		);
+	send({ choices: [{ index: 0, delta, finish_reason: null }], usage: null });
+	send({ choices: [{ index: 0, delta: {}, finish_reason }] });
+	res.end('data: [DONE]\n\n');
+}
+
+function sendJson(res, status, body) {
+	res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+}
+
+/** @param {string} message @param {string | null} [code] */
+const openAiError = (message, code = null) => ({
+	error: { message, type: 'invalid_request_error', param: null, code },
+});
+
+/** What the fake answers (recorded as it is); `message` set for a completion. */
+function respond({ method, path, body, authorization }, settings, callId) {
+	if (settings.apiKey !== undefined && authorization !== `Bearer ${settings.apiKey}`) {
+		return { status: 401, answer: openAiError('Incorrect API key provided.', 'invalid_api_key') };
+	}
+	if (path === '/v1/models' && method === 'GET') {
+		const model = { id: 'gpt-4.1-mini', object: 'model', created: 1_700_000_000, owned_by: 'fake' };
+		return { status: 200, answer: { object: 'list', data: [model] } };
+	}
+	if (path !== '/v1/chat/completions' || method !== 'POST') {
+		const what = `The fake OpenAI server implements POST /v1/chat/completions and GET /v1/models only, not ${method} ${path} (set the OpenAI Chat Model's "Use Responses API" off)`;
+		return { status: 404, answer: openAiError(what, 'unknown_url') };
+	}
+	if (!Array.isArray(body?.messages)) {
+		return { status: 400, answer: openAiError('messages must be an array') };
+	}
+	const message = nextMessage(body.messages, settings, callId);
+	return { status: 200, answer: { stream: body.stream === true, message }, message };
+}
+
+/** @param {{ apiKey?: string, query: string, toolName: string }} settings */
 function createFakeOpenAiServer(settings) {
 	/** @type {object[]} */
-	let requests = [];
-	let seq = 0;
+	const requests = [];
 	let callSeq = 0;
-
-	return http.createServer((req, res) => {
-		readBody(req).then(
-			(raw) => handle(req, res, raw),
-			(error) => sendJson(res, 400, openAiError(String(error.message), 'invalid_request_error')),
-		);
-	});
-
-	/**
-	 * @param {import('node:http').IncomingMessage} req
-	 * @param {import('node:http').ServerResponse} res
-	 * @param {string} raw
-	 */
-	function handle(req, res, raw) {
+	return http.createServer(async (req, res) => {
+		let raw = '';
+		for await (const chunk of req.setEncoding('utf8')) raw += chunk;
 		const path = (req.url ?? '').split('?')[0];
-		if (path === '/healthz') return sendJson(res, 200, { ok: true });
-		if (path === '/__fake/requests' && req.method === 'GET')
-			return sendJson(res, 200, { requests });
-		if (path === '/__fake/reset' && req.method === 'POST') {
-			[requests, seq, callSeq] = [[], 0, 0];
-			return sendJson(res, 200, { ok: true });
+		if (path === '/__fake/requests') return sendJson(res, 200, { requests });
+		/** @type {any} */
+		let body = raw === '' ? null : raw;
+		try {
+			body = JSON.parse(raw);
+		} catch {
+			// not JSON: recorded as text
 		}
-		const body = parseBody(raw);
-		const authorization = req.headers.authorization ?? null;
-		const { status, answer, stream } = respond(String(req.method), path, body, authorization);
-		requests.push({ seq: ++seq, method: req.method, path, authorization, body, status, answer });
-		if (stream) return streamCompletion(res, stream.model, stream.message);
-		return sendJson(res, status, answer);
-	}
-
-	/**
-	 * What the fake answers a request (recorded as it is; a stream is recorded as its message).
-	 * @param {string} method
-	 * @param {string} path
-	 * @param {any} body
-	 * @param {string | null} authorization
-	 * @returns {{ status: number, answer: unknown, stream?: { model: string, message: any } }}
-	 */
-	function respond(method, path, body, authorization) {
-		if (settings.apiKey !== null && authorization !== `Bearer ${settings.apiKey}`) {
-			const error = openAiError(
-				'Incorrect API key provided.',
-				'invalid_request_error',
-				'invalid_api_key',
-			);
-			return { status: 401, answer: error };
-		}
-		if (path === '/v1/models' && method === 'GET') {
-			const model = {
-				id: 'gpt-4.1-mini',
-				object: 'model',
-				created: 1_700_000_000,
-				owned_by: 'fake',
-			};
-			return { status: 200, answer: { object: 'list', data: [model] } };
-		}
-		if (path !== '/v1/chat/completions' || method !== 'POST') {
-			const what = `The fake OpenAI server implements POST /v1/chat/completions and GET /v1/models only, not ${method} ${path} (set the OpenAI Chat Model's "Use Responses API" off)`;
-			return { status: 404, answer: openAiError(what, 'invalid_request_error', 'unknown_url') };
-		}
-		if (!isObject(body) || !Array.isArray(body.messages))
-			return {
-				status: 400,
-				answer: openAiError('messages must be an array', 'invalid_request_error'),
-			};
-		const message = nextMessage(body.messages, settings, () => `call_fake_${++callSeq}`);
+		const { method, headers } = req;
+		const request = { method, path, authorization: headers.authorization ?? null, body };
+		const { status, answer, message } = respond(request, settings, () => `call_fake_${++callSeq}`);
+		requests.push({ seq: requests.length + 1, ...request, status, answer });
+		if (!message) return sendJson(res, status, answer);
 		const model = typeof body.model === 'string' ? body.model : 'fake-model';
-		if (body.stream === true)
-			return { status: 200, answer: { stream: true, message }, stream: { model, message } };
-		return { status: 200, answer: completion(model, message) };
-	}
-}
-
-/** @param {string} raw a request body: JSON when it parses, else the text */
-function parseBody(raw) {
-	if (raw === '') return null;
-	try {
-		return JSON.parse(raw);
-	} catch {
-		return raw;
-	}
-}
-
-/**
- * @param {string} message
- * @param {string} type
- * @param {string | null} [code]
- */
-function openAiError(message, type, code = null) {
-	return { error: { message, type, param: null, code } };
-}
-
-/**
- * @param {import('node:http').ServerResponse} res
- * @param {number} status
- * @param {unknown} body
- */
-function sendJson(res, status, body) {
-	const text = JSON.stringify(body);
-	res.writeHead(status, {
-		'content-type': 'application/json',
-		'content-length': Buffer.byteLength(text),
-	});
-	res.end(text);
-}
-
-/**
- * @param {import('node:http').IncomingMessage} req
- * @returns {Promise<string>}
- */
-function readBody(req) {
-	return new Promise((resolve, reject) => {
-		/** @type {Buffer[]} */
-		const chunks = [];
-		let size = 0;
-		req.on('data', (chunk) => {
-			size += chunk.length;
-			if (size > MAX_BODY_BYTES) {
-				reject(new Error('request body too large'));
-				req.destroy();
-				return;
-			}
-			chunks.push(chunk);
-		});
-		req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-		req.on('error', reject);
+		sendCompletion(res, model, message, body.stream === true);
 	});
 }
 
-/** The CLI entry: listen, print the listening line, exit with the parent or on SIGTERM/SIGINT. */
+/** Listens, prints the listening line, exits with its parent (--parent-pid) or on SIGTERM/SIGINT. */
 function main() {
-	const { values } = parseArgs({
-		args: process.argv.slice(2),
-		options: {
-			port: { type: 'string', default: '0' },
-			host: { type: 'string', default: '127.0.0.1' },
-			'api-key': { type: 'string' },
-			query: { type: 'string', default: 'rainy lofi' },
-			'tool-name': { type: 'string', default: 'Sound_Search' },
-			'parent-pid': { type: 'string' },
-		},
-		strict: true,
-	});
+	const argv = process.argv.slice(2);
+	/** @param {string} name */
+	const flag = (name) =>
+		argv.includes(`--${name}`) ? argv[argv.indexOf(`--${name}`) + 1] : undefined;
 	const server = createFakeOpenAiServer({
-		apiKey: values['api-key'] ?? null,
-		query: values.query,
-		toolName: values['tool-name'],
+		apiKey: flag('api-key'),
+		query: flag('query') ?? 'rainy lofi',
+		toolName: flag('tool-name') ?? 'Sound_Search',
 	});
 	const stop = () => server.close(() => process.exit(0));
-	process.on('SIGTERM', stop);
-	process.on('SIGINT', stop);
-	if (values['parent-pid'] !== undefined) {
-		const parentPid = Number(values['parent-pid']);
-		setInterval(() => {
-			try {
-				process.kill(parentPid, 0);
-			} catch {
-				process.exit(0);
-			}
-		}, 1000).unref();
-	}
-	server.listen(Number(values.port), values.host, () => {
-		const address = /** @type {import('node:net').AddressInfo} */ (server.address());
-		const origin = `http://${values.host}:${address.port}`;
-		process.stdout.write(
-			`${JSON.stringify({ event: 'listening', url: `${origin}/v1`, origin, pid: process.pid })}\n`,
-		);
-		process.stderr.write(`fake OpenAI listening on ${origin}/v1\n`);
+	process.on('SIGTERM', stop).on('SIGINT', stop);
+	setInterval(() => {
+		try {
+			process.kill(Number(flag('parent-pid')), 0);
+		} catch {
+			process.exit(0);
+		}
+	}, 1000).unref();
+	server.listen(Number(flag('port') ?? 0), '127.0.0.1', () => {
+		const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
+		const url = `http://127.0.0.1:${port}/v1`;
+		process.stdout.write(`${JSON.stringify({ event: 'listening', url, pid: process.pid })}\n`);
+		process.stderr.write(`fake OpenAI listening on ${url}\n`);
 	});
 }
 
 if (require.main === module) main();
-
-module.exports = { createFakeOpenAiServer };

@@ -1,125 +1,136 @@
 'use strict';
 
-// Which n8n the harness drives and where it lives: the line named by N8N_LINE when this module is
-// loaded (2.x by default, or 1.x; see n8n-host/README.md; a jest project per line sets it), installed
-// once per machine by n8n-host/install.sh, and the environment every n8n process gets, from
-// n8n_env in n8n-host/lib.sh (one definition for bash and for this file).
+// Which n8n the harness drives and how its processes start: the line named by N8N_LINE when this
+// module is loaded (2.x by default, or 1.x: n8n-host/README.md; a jest project per line sets it),
+// installed once per machine by n8n-host/install.sh; its environment and the way a community
+// package is installed come from n8n-host/lib.sh (one definition for bash and for this file).
 
 const { spawn, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
+const { supervise } = require('../supervisor');
 
-const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
-const HOST_DIR = path.join(REPO_ROOT, 'n8n-host');
+const HOST_DIR = path.resolve(__dirname, '..', '..', '..', 'n8n-host');
 const LIB_SH = path.join(HOST_DIR, 'lib.sh');
-const INSTALL_SH = path.join(HOST_DIR, 'install.sh');
 const N8N_LINE = process.env.N8N_LINE || '2.x';
-/** Where the line is installed, from n8n_install_dir in lib.sh (one definition). */
-const INSTALL_DIR = path.resolve(libSh('n8n_install_dir'));
+// Enough of a server's output to explain a failed start, without growing without bound.
+const LOG_TAIL_CHARS = 20_000;
+
+/**
+ * Runs `source lib.sh && <script>` (args as $1...) for this line; returns what it printed.
+ * @param {string} script
+ * @param {NodeJS.ProcessEnv} [env]
+ */
+function libSh(script, args = [], env = { ...process.env, N8N_LINE }) {
+	const bashArgs = ['-c', `source "$0" >&2 && ${script}`, LIB_SH, ...args];
+	const result = spawnSync('bash', bashArgs, { env, encoding: 'utf8', maxBuffer: 16 << 20 });
+	if (result.status !== 0) {
+		throw new Error(`n8n-host/lib.sh ${script} failed (${result.status}): ${result.stderr}`);
+	}
+	return result.stdout;
+}
+
+const INSTALL_DIR = path.resolve(libSh('n8n_install_dir').trim());
 const N8N_BIN = path.join(INSTALL_DIR, 'node_modules', '.bin', 'n8n');
-
 /** @type {Promise<string> | undefined} */
-let installPromise;
+let installed;
 
-/**
- * Runs a function of n8n-host/lib.sh for this module's line and returns what it printed.
- * @param {string} fn
- * @returns {string}
- */
-function libSh(fn) {
-	const result = spawnSync('bash', ['-c', 'source "$0" >&2 && "$1"', LIB_SH, fn], {
-		env: { ...process.env, N8N_LINE },
-		encoding: 'utf8',
-	});
-	if (result.status !== 0) throw new Error(`n8n-host/lib.sh ${fn} failed: ${result.stderr}`);
-	return result.stdout.trim();
-}
-
-/**
- * The version of the installed n8n of this line (after ensureN8nInstalled).
- * @returns {string}
- */
+/** The installed version of this line (after ensureN8nInstalled). */
 function n8nVersion() {
-	return JSON.parse(
-		fs.readFileSync(path.join(INSTALL_DIR, 'node_modules', 'n8n', 'package.json'), 'utf8'),
-	).version;
+	const file = path.join(INSTALL_DIR, 'node_modules', 'n8n', 'package.json');
+	return JSON.parse(fs.readFileSync(file, 'utf8')).version;
 }
 
 /**
- * Installs this line's pinned n8n (n8n-host/install.sh <line>) unless already installed; runs the script at most
- * once per process. The first install on a machine takes about 4-5 minutes; afterwards well under
- * a second.
- * @returns {Promise<string>} path of the n8n executable
+ * Installs this line's pinned n8n unless it is there (about 5 minutes the first time on a
+ * machine, then well under a second), at most once per process; resolves the n8n executable.
+ * @returns {Promise<string>}
  */
 function ensureN8nInstalled() {
-	if (!installPromise) {
-		installPromise = new Promise((resolve, reject) => {
-			const child = spawn('bash', [INSTALL_SH, N8N_LINE], {
-				stdio: ['ignore', 'inherit', 'inherit'],
-			});
-			child.on('error', reject);
-			child.on('exit', (code, signal) => {
+	installed ??= new Promise((resolve, reject) => {
+		spawn('bash', [path.join(HOST_DIR, 'install.sh'), N8N_LINE], {
+			stdio: ['ignore', 'inherit', 'inherit'],
+		})
+			.on('error', reject)
+			.on('exit', (code, signal) => {
 				if (code === 0 && fs.existsSync(N8N_BIN)) resolve(N8N_BIN);
 				else reject(new Error(`n8n-host/install.sh failed (code ${code}, signal ${signal})`));
 			});
-		});
-		installPromise.catch(() => {
-			installPromise = undefined;
-		});
-	}
-	return installPromise;
+	}).catch((error) => {
+		installed = undefined;
+		throw error;
+	});
+	return installed;
 }
 
 /**
- * The environment an n8n process gets: this process's environment plus n8n_env from
- * n8n-host/lib.sh (which also puts Node 24 first on PATH), minus NODE_ENV (jest sets it to "test",
- * and n8n then refuses to load nodes) and NODE_OPTIONS; then `extra` on top.
- * @param {string} userFolder
- * @param {number} port
- * @param {number} brokerPort
+ * This process's environment minus NODE_ENV (jest sets "test", and n8n then refuses to load
+ * nodes) and NODE_OPTIONS, plus n8n_env of lib.sh (which also puts Node 24 first on PATH), then
+ * `extra` (where undefined removes a variable).
  * @param {Record<string, string | undefined>} [extra]
  * @returns {Record<string, string>}
  */
-function n8nEnv(userFolder, port, brokerPort, extra = {}) {
-	/** @type {Record<string, string | undefined>} */
-	const base = { ...process.env, N8N_LINE };
-	delete base.NODE_ENV;
-	delete base.NODE_OPTIONS;
-	const result = spawnSync(
-		'bash',
-		[
-			'-c',
-			'source "$0" >&2 && n8n_env "$1" "$2" "$3" >&2 && env -0',
-			LIB_SH,
-			userFolder,
-			String(port),
-			String(brokerPort),
-		],
-		{ env: /** @type {NodeJS.ProcessEnv} */ (base), encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 },
-	);
-	if (result.status !== 0) {
-		throw new Error(`n8n_env failed (${result.status}): ${result.stderr}`);
+function n8nEnv(/** @type {string} */ userFolder, port, brokerPort, extra = {}) {
+	const { NODE_ENV, NODE_OPTIONS, ...base } = /** @type {NodeJS.ProcessEnv} */ ({
+		...process.env,
+		N8N_LINE,
+	});
+	const print = 'node -p "JSON.stringify(process.env)"';
+	const args = [userFolder, String(port), String(brokerPort)];
+	const env = {
+		...JSON.parse(libSh(`n8n_env "$1" "$2" "$3" >&2 && ${print}`, args, base)),
+		...extra,
+	};
+	return Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined));
+}
+
+/**
+ * `n8n <args>` in userFolder under the supervisor (../supervisor.js): stopping kills its whole
+ * process group (n8n and its task-runner child). Keeps all its output (a CLI run) or the last
+ * 20 KB (tailOnly, a server).
+ * @param {string[]} args
+ * @param {Record<string, string>} env
+ * @param {string} cwd
+ * @param {{ tailOnly?: boolean, graceMs: number }} options
+ */
+function superviseN8n(args, env, cwd, { tailOnly = false, graceMs }) {
+	const tailChars = tailOnly ? LOG_TAIL_CHARS : Infinity;
+	return supervise([N8N_BIN, ...args], { env, cwd, graceMs, tailChars });
+}
+
+/**
+ * An n8n user folder (n8n keeps its state in <folder>/.n8n) with the package from an `npm pack`
+ * tarball installed as n8n installs a community package (install_package_tarball in lib.sh): a
+ * fresh one in the temp dir, or `folder` (kept between runs, as `npm start` does).
+ * @param {{ packageTarball?: string, folder?: string }} [options]
+ */
+async function createN8nUserFolder({ packageTarball, folder } = {}) {
+	const made = folder ? path.resolve(folder) : fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-user-'));
+	fs.mkdirSync(made, { recursive: true });
+	try {
+		if (packageTarball) {
+			libSh('install_package_tarball "$1" "$2"', [path.resolve(packageTarball), made]);
+		}
+	} catch (error) {
+		if (!folder) removeN8nUserFolder(made);
+		throw error;
 	}
-	/** @type {Record<string, string>} */
-	const env = {};
-	for (const entry of result.stdout.split('\0')) {
-		const eq = entry.indexOf('=');
-		if (eq > 0) env[entry.slice(0, eq)] = entry.slice(eq + 1);
-	}
-	for (const [key, value] of Object.entries(extra)) {
-		if (value === undefined) delete env[key];
-		else env[key] = value;
-	}
-	return env;
+	return made;
+}
+
+/** Removes a user folder made by createN8nUserFolder (stop any server using it first). */
+function removeN8nUserFolder(/** @type {string} */ folder) {
+	fs.rmSync(folder, { recursive: true, force: true, maxRetries: 3 });
 }
 
 module.exports = {
 	N8N_LINE,
-	N8N_BIN,
 	INSTALL_DIR,
-	HOST_DIR,
-	LIB_SH,
 	n8nVersion,
 	ensureN8nInstalled,
 	n8nEnv,
+	superviseN8n,
+	createN8nUserFolder,
+	removeN8nUserFolder,
 };
