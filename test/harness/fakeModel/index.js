@@ -15,14 +15,18 @@ async function startFakeOpenAi({ apiKey, query, toolName } = {}) {
 	const args = Object.entries(flags).flatMap(([flag, value]) => (value ? [flag, value] : []));
 	const server = path.join(__dirname, 'server.js');
 	const { line, stop, stderr } = await startListeningChild(server, args, 'fake OpenAI');
-	/** Every request so far: { seq, method, path, authorization, body, status, answer }. */
-	const requests = async () => {
-		const response = await fetch(new URL('/__fake/requests', line.url));
-		if (!response.ok) throw new Error(`fake OpenAI /__fake/requests: ${response.status}`);
-		return /** @type {any[]} */ (/** @type {any} */ (await response.json()).requests);
+	/** @param {string} route @param {string} [method] */
+	const control = async (route, method = 'GET') => {
+		const response = await fetch(new URL(route, line.url), { method });
+		if (!response.ok) throw new Error(`fake OpenAI ${method} ${route}: ${response.status}`);
+		return /** @type {any} */ (await response.json());
 	};
+	/** Every request so far: { seq, method, path, authorization, body, status, answer }. */
+	const requests = async () => /** @type {any[]} */ ((await control('/__fake/requests')).requests);
+	/** Forgets the requests so far (before each test). */
+	const reset = async () => void (await control('/__fake/reset', 'POST'));
 	/** url: the base URL ending in /v1 (the openAiApi credential's `url`) */
-	return { url: /** @type {string} */ (line.url), pid: line.pid, requests, stop, stderr };
+	return { url: /** @type {string} */ (line.url), pid: line.pid, requests, reset, stop, stderr };
 }
 
 module.exports = { startFakeOpenAi };

@@ -7,7 +7,7 @@
 // OpenAI-shaped 404 that says so. The script: messages without a `role: "tool"` message get ONE
 // call of the tool (--tool-name) with {"query": <--query>}; with a tool result, the answer is
 //   Found <count> sounds for "<query>". The first one is "<title>".
-// Every request is recorded for the test: GET /__fake/requests.
+// Every request is recorded for the test: GET /__fake/requests, emptied by POST /__fake/reset.
 
 const http = require('node:http');
 
@@ -110,6 +110,10 @@ function createFakeOpenAiServer(settings) {
 		for await (const chunk of req.setEncoding('utf8')) raw += chunk;
 		const path = (req.url ?? '').split('?')[0];
 		if (path === '/__fake/requests') return sendJson(res, 200, { requests });
+		if (path === '/__fake/reset') {
+			[requests.length, callSeq] = [0, 0];
+			return sendJson(res, 200, { ok: true });
+		}
 		/** @type {any} */
 		let body = raw === '' ? null : raw;
 		try {
