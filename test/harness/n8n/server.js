@@ -48,13 +48,12 @@ async function startN8n(userFolder, { port, brokerPort, env = {}, readyTimeoutMs
 		return run.exited;
 	};
 	const routes = ['/healthz/readiness', '/rest/settings'];
-	const resources = routes.map((route) => `http-get://127.0.0.1:${port}${route}`);
-	const ready = waitOn({ resources, timeout: readyTimeoutMs, interval: 250, httpTimeout: 2_000 });
-	const exitedEarly = run.exited.then((exit) => {
-		throw new Error(`n8n start exited early (code ${exit.code}, signal ${exit.signal})`);
-	});
 	try {
-		await Promise.race([ready, exitedEarly]);
+		await untilReady(
+			run,
+			routes.map((route) => `${url}${route}`),
+			readyTimeoutMs,
+		);
 	} catch (error) {
 		await stop();
 		throw new Error(`n8n start at ${url}: ${/** @type {Error} */ (error).message}\n${logs()}`);
@@ -63,6 +62,22 @@ async function startN8n(userFolder, { port, brokerPort, env = {}, readyTimeoutMs
 	return { url, pid, port, brokerPort, stop, logs, exited: run.exited };
 }
 
+/**
+ * Resolves when every URL answers 200 (wait-on); rejects when the process exits first or the
+ * time is up. Shared by `n8n start` here and the queue-mode main and workers.
+ * @param {ReturnType<typeof superviseN8n>} run
+ * @param {string[]} urls
+ * @param {number} timeoutMs
+ */
+async function untilReady(run, urls, timeoutMs) {
+	const resources = urls.map((url) => url.replace(/^http:/, 'http-get:'));
+	const ready = waitOn({ resources, timeout: timeoutMs, interval: 250, httpTimeout: 2_000 });
+	const exitedEarly = run.exited.then((exit) => {
+		throw new Error(`exited early (code ${exit.code}, signal ${exit.signal})`);
+	});
+	await Promise.race([ready, exitedEarly]);
+}
+
 /** @typedef {Awaited<ReturnType<typeof startN8n>>} N8nServer */
 
-module.exports = { getFreePort, startN8n };
+module.exports = { getFreePort, startN8n, untilReady };

@@ -5,8 +5,7 @@
 // (../n8n.js), plus its queue events parsed from its JSON log lines (./events.js).
 
 const path = require('node:path');
-const waitOn = require('wait-on');
-const { getFreePort, n8nEnv, superviseN8n } = require('../n8n');
+const { getFreePort, n8nEnv, superviseN8n, untilReady } = require('../n8n');
 const { parseQueueEvent } = require('./events');
 
 // n8n's own drain window on SIGTERM (N8N_GRACEFUL_SHUTDOWN_TIMEOUT, seconds); the supervisor
@@ -77,9 +76,11 @@ async function startN8nProcess({
 	/** @type {Exit | undefined} */
 	let exit;
 	void run.exited.then((e) => (exit = e));
-	const logs = () => logsOf(run);
+	const logs = () => `${run.stdout()}\n${run.stderr()}`;
 	const url = `http://127.0.0.1:${role === 'main' ? port : healthPort}`;
-	await untilReady(run, url, readyTimeoutMs, `n8n ${role} ${name}`);
+	await untilReady(run, [`${url}/healthz/readiness`], readyTimeoutMs).catch((error) => {
+		throw new Error(`n8n ${role} ${name}: ${error.message}\n${logs().slice(-6000)}`);
+	});
 	const pid = await run.childPid;
 	/** @param {NodeJS.Signals} signal */
 	const signal = async (signal) => {
@@ -129,28 +130,6 @@ function queueProcessEnv(role, env, hostName, healthPort) {
 			N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
 		}),
 	};
-}
-
-/** @param {ReturnType<typeof superviseN8n>} run */
-const logsOf = (run) => `${run.stdout()}\n${run.stderr()}`;
-
-/**
- * Resolves when /healthz/readiness answers 200 (wait-on); rejects with the logs when the process
- * exits first or the time is up.
- * @param {ReturnType<typeof superviseN8n>} run
- * @param {string} url
- * @param {number} timeoutMs
- * @param {string} what
- */
-async function untilReady(run, url, timeoutMs, what) {
-	const resources = [`${url.replace('http:', 'http-get:')}/healthz/readiness`];
-	const ready = waitOn({ resources, timeout: timeoutMs, interval: 500 });
-	const died = run.exited.then((e) => {
-		throw new Error(`${what} exited while starting (${JSON.stringify(e)})\n${logsOf(run)}`);
-	});
-	await Promise.race([ready, died]).catch((error) => {
-		throw new Error(`${what}: ${error.message}\n${logsOf(run).slice(-6000)}`);
-	});
 }
 
 /**
