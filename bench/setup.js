@@ -68,19 +68,7 @@ async function prepareN8nFolder(tarball, services, pages) {
 
 /** Activates (publishes) every workflow through the REST API, as the editor's toggle does. */
 async function activateAll(rest, workflows) {
-	for (const wf of workflows) {
-		const got = await rest('GET', `/rest/workflows/${wf.id}`);
-		const versionId = got.body?.data?.versionId;
-		if (got.status !== 200 || !versionId)
-			throw new Error(
-				`GET /rest/workflows/${wf.id}: ${got.status} ${JSON.stringify(got.body).slice(0, 500)}`,
-			);
-		const activated = await rest('POST', `/rest/workflows/${wf.id}/activate`, { versionId });
-		if (activated.status !== 200)
-			throw new Error(
-				`activating ${wf.name}: ${activated.status} ${JSON.stringify(activated.body).slice(0, 1000)}`,
-			);
-	}
+	for (const wf of workflows) await n8n.activateWorkflow(rest, wf.id);
 }
 
 /** How the installed package's credential authenticates requests (for the report's explanation). */

@@ -183,9 +183,7 @@ class Scenario {
 
 	/** A REST call the editor makes that must answer 200; returns the answer's data. */
 	async ok(method, route, body = method === 'GET' ? undefined : {}) {
-		const response = await this.rest(method, route, body);
-		expect({ route, status: response.status }).toEqual({ route, status: 200 });
-		return response.body.data;
+		return n8n.dataOf(this.rest, method, route, body);
 	}
 
 	/** Saves and activates a workflow (n8n polls a polling trigger once, at once). */
@@ -196,13 +194,12 @@ class Scenario {
 	}
 
 	async reactivate(id) {
-		const { versionId } = await this.ok('GET', `/rest/workflows/${id}`);
-		await this.ok('POST', `/rest/workflows/${id}/activate`, { versionId });
+		await n8n.activateWorkflow(this.rest, id);
 		this.active.push(id);
 	}
 
 	async deactivate(id) {
-		await this.ok('POST', `/rest/workflows/${id}/deactivate`);
+		await n8n.deactivateWorkflow(this.rest, id);
 		this.active = this.active.filter((active) => active !== id);
 	}
 
@@ -214,9 +211,7 @@ class Scenario {
 
 	/** The workflow's executions as n8n lists them, newest first, unfinished ones included. */
 	async executions(id) {
-		const filter = encodeURIComponent(JSON.stringify({ workflowId: id }));
-		const { results } = await this.ok('GET', `/rest/executions?filter=${filter}`);
-		return /** @type {any[]} */ (results);
+		return n8n.executionsOf(this.rest, id);
 	}
 
 	/** One execution once finished, with its run: { mode, status, execution, ...outcome }. */

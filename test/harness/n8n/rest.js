@@ -119,6 +119,31 @@ async function createWorkflowViaRest(request, { id: _ignored, ...fields }) {
 }
 
 /**
+ * Publishes a workflow as the editor's toggle does: its triggers and webhooks start.
+ * @param {RestRequest} request @param {string} id
+ */
+async function activateWorkflow(request, id) {
+	const { versionId } = await dataOf(request, 'GET', `/rest/workflows/${id}`);
+	return dataOf(request, 'POST', `/rest/workflows/${id}/activate`, { versionId });
+}
+
+/** @param {RestRequest} request @param {string} id */
+async function deactivateWorkflow(request, id) {
+	await dataOf(request, 'POST', `/rest/workflows/${id}/deactivate`, {});
+}
+
+/**
+ * A workflow's executions as n8n lists them, newest first, unfinished ones included (n8n caps
+ * `limit` at 100).
+ * @param {RestRequest} request @param {string} workflowId
+ * @returns {Promise<Array<{ id: string, status: string, mode: string, startedAt: string }>>}
+ */
+async function executionsOf(request, workflowId, limit = 100) {
+	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
+	return (await dataOf(request, 'GET', `/rest/executions?filter=${filter}&limit=${limit}`)).results;
+}
+
+/**
  * Runs a stored workflow like the editor's "Execute workflow" button and polls the execution
  * until it has finished; `run` is its data parsed ({ resultData: { runData, ... } }).
  * @param {RestRequest} request
@@ -157,6 +182,10 @@ function parseExecutionData(/** @type {unknown} */ data) {
 }
 
 module.exports = {
+	dataOf,
+	activateWorkflow,
+	deactivateWorkflow,
+	executionsOf,
 	setupOwner,
 	testCredential,
 	createWorkflowViaRest,

@@ -3,6 +3,7 @@
 // What a test asks of the running stack through the main's REST API, as the editor does: create
 // credentials and workflows, publish them, read executions. QueueStack (./stack.js) extends it.
 
+const rest = require('../n8n/rest');
 const { waitUntil } = require('./service');
 
 /** @typedef {{ id?: string, name: string, type: string, data: Record<string, unknown> }} Credential */
@@ -19,19 +20,10 @@ class MainApi {
 
 	/**
 	 * A REST call that must answer 200; its `data`.
-	 * @param {string} method
-	 * @param {string} urlPath
-	 * @param {unknown} [body]
-	 * @returns {Promise<any>}
+	 * @param {string} method @param {string} urlPath @param {unknown} [body]
 	 */
 	async call(method, urlPath, body) {
-		if (!this.rest) throw new Error('the owner is not set up yet');
-		const response = await this.rest(method, urlPath, body);
-		if (response.status !== 200)
-			throw new Error(
-				`${method} ${urlPath}: ${response.status} ${JSON.stringify(response.body).slice(0, 2000)}`,
-			);
-		return response.body?.data;
+		return rest.dataOf(this.#session(), method, urlPath, body);
 	}
 
 	/**
@@ -63,18 +55,14 @@ class MainApi {
 		return { id, versionId };
 	}
 
-	/**
-	 * Publishes a workflow, as the editor's "Publish" does: its webhooks and triggers start on the main.
-	 * @param {string} id
-	 */
+	/** Publishes a workflow: its webhooks and triggers start on the main. @param {string} id */
 	async activateWorkflow(id) {
-		const { versionId } = await this.call('GET', `/rest/workflows/${id}`);
-		return this.call('POST', `/rest/workflows/${id}/activate`, { versionId });
+		return rest.activateWorkflow(this.#session(), id);
 	}
 
 	/** @param {string} id */
 	async deactivateWorkflow(id) {
-		await this.call('POST', `/rest/workflows/${id}/deactivate`, {});
+		await rest.deactivateWorkflow(this.#session(), id);
 	}
 
 	/**
@@ -86,14 +74,14 @@ class MainApi {
 		return this.call('GET', `/rest/executions/${id}`);
 	}
 
-	/**
-	 * Executions of a workflow, newest first (n8n caps `limit` at 100).
-	 * @param {string} workflowId
-	 * @returns {Promise<Array<{ id: string, status: string, mode: string, startedAt: string }>>}
-	 */
+	/** Executions of a workflow, newest first. @param {string} workflowId */
 	async executionsOf(workflowId, limit = 100) {
-		const filter = encodeURIComponent(JSON.stringify({ workflowId }));
-		return (await this.call('GET', `/rest/executions?filter=${filter}&limit=${limit}`)).results;
+		return rest.executionsOf(this.#session(), workflowId, limit);
+	}
+
+	#session() {
+		if (!this.rest) throw new Error('the owner is not set up yet');
+		return this.rest;
 	}
 
 	/**
