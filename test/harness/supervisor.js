@@ -151,4 +151,4 @@ function kill(pid, name) {
 	}
 }
 
-module.exports = { supervise, spawnSupervised, stopSupervised, liveSupervisors };
+module.exports = { supervise };

@@ -2,13 +2,12 @@
 
 // Redis and PostgreSQL run under the same supervisor as n8n (../supervisor.js: it leads its own
 // process group, so a stop by pid stops everything the command started, also when this process
-// dies). superviseN8n in ../n8n.js only starts the n8n executable, hence this small wrapper for the
-// two services; short commands (initdb, createdb, pg_isready) just run to the end.
+// dies); short commands (initdb, createdb, pg_isready) just run to the end.
 
 const { execFile } = require('node:child_process');
-const { liveSupervisors, spawnSupervised, stopSupervised } = require('../supervisor');
+const { supervise } = require('../supervisor');
 
-const SERVICE_STOP_GRACE_MS = 10_000;
+const STOP_GRACE_MS = 10_000;
 
 /**
  * @typedef {{ code: number | null, signal: string | null }} Exit
@@ -28,38 +27,17 @@ const SERVICE_STOP_GRACE_MS = 10_000;
  * @returns {Service}
  */
 function superviseService(name, command, options) {
-	const graceMs = SERVICE_STOP_GRACE_MS;
-	const supervisor = spawnSupervised(command, { ...options, graceMs });
-	const pgid = /** @type {number} */ (supervisor.pid);
-	let tail = '';
-	const take = (/** @type {string} */ chunk) => (tail = (tail + chunk).slice(-20_000));
-	supervisor.stdout?.setEncoding('utf8').on('data', take);
-	supervisor.stderr?.setEncoding('utf8').on('data', take);
+	const run = supervise(command, { ...options, graceMs: STOP_GRACE_MS, tailChars: 20_000 });
 	/** @type {Exit | undefined} */
 	let exit;
-	/** @type {(pid: number) => void} */
-	let gotPid = () => {};
-	/** @type {Promise<number>} */
-	const childPid = new Promise((resolve) => (gotPid = resolve));
-	supervisor.on('message', (/** @type {any} */ message) => {
-		if (message?.event === 'spawned') gotPid(message.pid);
-		if (message?.event === 'error') take(`\ncould not start ${name}: ${message.message}\n`);
-	});
-	/** @type {Promise<Exit>} */
-	const exited = new Promise((resolve) =>
-		supervisor.on('close', (code, signal) => {
-			liveSupervisors.delete(pgid);
-			gotPid(-1);
-			resolve((exit = { code, signal }));
-		}),
-	);
+	void run.exited.then((e) => (exit = e));
 	return {
 		name,
-		supervisorPid: pgid,
-		childPid,
+		supervisorPid: /** @type {number} */ (run.supervisor.pid),
+		childPid: run.childPid,
 		exitStatus: () => exit,
-		logs: () => tail,
-		stop: () => stopSupervised(pgid, exited, graceMs + 3_000),
+		logs: () => `${run.stdout()}${run.stderr()}`,
+		stop: () => run.stop(STOP_GRACE_MS),
 	};
 }
 
