@@ -53,11 +53,8 @@ async function startN8nProcess({
 	readyTimeoutMs,
 	track,
 }) {
-	const [port, brokerPort, healthPort] = [
-		await getFreePort(),
-		await getFreePort(),
-		await getFreePort(),
-	];
+	// Open at the same time, so the three are distinct.
+	const [port, brokerPort, healthPort] = await Promise.all([1, 2, 3].map(() => getFreePort()));
 	const hostName = `queue-${name}`;
 	const extra = queueProcessEnv(role, env, hostName, healthPort);
 	const args = role === 'main' ? ['start'] : ['worker', `--concurrency=${concurrency}`];
