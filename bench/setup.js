@@ -55,14 +55,7 @@ async function prepareN8nFolder(tarball, services, pages) {
 		pagesQuery: pages.pagesQuery,
 		pagesPageSize: pages.pageSize,
 	});
-	const file = path.join(folder, 'bench-input', 'workflows.json');
-	fs.mkdirSync(path.dirname(file), { recursive: true });
-	fs.writeFileSync(file, JSON.stringify(workflows, null, 2));
-	const result = await n8n.n8nCli(folder, ['import:workflow', `--input=${file}`]);
-	if (result.code !== 0)
-		throw new Error(
-			`n8n import:workflow failed (${result.code}):\n${result.stdout.slice(-3000)}\n${result.stderr.slice(-2000)}`,
-		);
+	await n8n.importFile(folder, 'workflow', workflows, { throwOnFailure: true });
 	return { folder, workflows, paths };
 }
 

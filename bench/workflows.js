@@ -13,6 +13,7 @@
 // plus the scale, credit-matrix, several-keywords and keyword-list workflows below.
 
 const crypto = require('node:crypto');
+const { n8nId } = require('../test/harness/n8n/cli');
 
 const PACKAGE_NAME = 'n8n-nodes-sound-search';
 /** The HTTP Request version a user adding the node today gets (defaultVersion in n8n 2.41.1). */
@@ -45,10 +46,8 @@ const SETTINGS = {
 };
 
 const hash = (name) => crypto.createHash('sha256').update(name);
-const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 /** A stable id in n8n's format (16 alphanumerics) derived from a name. */
-const idFor = (name) =>
-	Array.from(hash(name).digest().subarray(0, 16), (b) => ALPHABET[b % ALPHABET.length]).join('');
+const idFor = (name) => n8nId(hash(name).digest());
 /** A stable UUID-shaped id derived from a name (node ids, webhook ids). */
 function uuidFor(name) {
 	const h = hash(name).digest('hex');
