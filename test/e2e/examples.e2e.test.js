@@ -8,7 +8,8 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { REPO_ROOT } = require('../harness/packageTarball');
-const { useN8n, poll, KEYS } = require('./scenario');
+const { useN8n, KEYS } = require('./scenario');
+const { poll } = require('../harness/poll');
 const { page, bySearch } = require('./ledger');
 const { readSheet } = require('./sheets');
 

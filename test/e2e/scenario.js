@@ -14,6 +14,7 @@ const n8n = require('../harness/n8n');
 const { packageTarball } = require('../harness/packageTarball');
 const { startReferenceService } = require('../harness/referenceService');
 const { startFakeOpenAi } = require('../harness/fakeModel');
+const { poll } = require('../harness/poll');
 const { loadWorkflow, outcome } = require('./workflowFile');
 const { ledgerRow } = require('./ledger');
 
@@ -41,23 +42,6 @@ const SET_UP_TIMEOUT_MS = 600_000; // a cold machine installs n8n first (about 4
 
 /** @param {number} ms */
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/**
- * Calls fn until done(value) or the time is up; returns the last value either way.
- * @template T
- * @param {() => Promise<T>} fn
- * @param {(value: T) => boolean} done
- * @param {number} timeoutMs
- */
-async function poll(fn, done, timeoutMs, intervalMs = 250) {
-	const deadline = Date.now() + timeoutMs;
-	let value = await fn();
-	while (!done(value) && Date.now() < deadline) {
-		await sleep(intervalMs);
-		value = await fn();
-	}
-	return value;
-}
 
 /** @param {string} text @param {string} where */
 function expectNoSecrets(text, where) {
@@ -89,16 +73,6 @@ class Scenario {
 			this.model = await startFakeOpenAi({ apiKey: KEYS.openAi, query: 'rainy lofi' });
 		}
 		this.userFolder = await n8n.createN8nUserFolder({ packageTarball: tarball });
-		// A build running elsewhere at the same time can leave dist/ half-written in the tarball:
-		// n8n would then just not know the node ("Unrecognized node type").
-		const dist = path.join(this.userFolder, '.n8n/nodes/node_modules/n8n-nodes-sound-search/dist');
-		for (const file of [
-			'nodes/SoundSearch/SoundSearch.node',
-			'credentials/SoundSearchApi.credentials',
-		]) {
-			if (!fs.existsSync(`${dist}/${file}.js`))
-				throw new Error(`${tarball} has no dist/${file}.js`);
-		}
 		// Outside <userFolder>/.n8n: n8n blocks its own folder (N8N_BLOCK_FILE_ACCESS_TO_N8N_FILES).
 		this.filesDir = path.join(this.userFolder, 'files');
 		fs.mkdirSync(this.filesDir);
@@ -259,4 +233,4 @@ function useN8n(options = {}) {
 	return scenario;
 }
 
-module.exports = { useN8n, expectNoSecrets, sleep, poll, KEYS, CREDENTIALS };
+module.exports = { useN8n, expectNoSecrets, sleep, KEYS, CREDENTIALS };

@@ -11,7 +11,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const stackModule = require('../harness/stack');
 const { REPO_ROOT } = require('../harness/packageTarball');
-const { poll } = require('../e2e/scenario');
+const { poll } = require('../harness/poll');
 const { EditorBrowser } = require('./browser');
 
 const { Stack, DEMO_OWNER, DEMO_CREDENTIAL, DEMO_WORKFLOW_ID, PACKAGE_NAME } = stackModule;

@@ -24,16 +24,33 @@ function buildAndPack(/** @type {string} */ dir) {
 	return path.join(dir, path.basename(JSON.parse(out.toString())[0].filename));
 }
 
+/**
+ * The tarball, checked: a build running elsewhere at the same time can leave dist/ half-written
+ * in it, and n8n would then just not know the node ("Unrecognized node type").
+ * @param {string} tarball
+ */
+function holdingTheBuiltNode(tarball) {
+	const files = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' });
+	for (const file of [
+		'nodes/SoundSearch/SoundSearch.node',
+		'credentials/SoundSearchApi.credentials',
+	]) {
+		if (!files.includes(`package/dist/${file}.js`))
+			throw new Error(`${tarball} lacks dist/${file}.js`);
+	}
+	return tarball;
+}
+
 /** @returns {string} absolute path of n8n-nodes-sound-search-<version>.tgz */
 function packageTarball() {
 	const shared = process.env.SOUND_SEARCH_TARBALL;
-	if (shared && fs.existsSync(shared)) return shared;
+	if (shared && fs.existsSync(shared)) return holdingTheBuiltNode(shared);
 	if (packed) return packed;
 	fs.mkdirSync(PACK_DIR, { recursive: true });
 	// A folder of its own: another process packing at the same time must not delete this tarball.
 	const dir = fs.mkdtempSync(path.join(PACK_DIR, `${process.pid}-`));
 	process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
-	return (packed = buildAndPack(dir));
+	return (packed = holdingTheBuiltNode(buildAndPack(dir)));
 }
 
 if (require.main === module) {

@@ -4,13 +4,13 @@
 // latency to every answer (so that executions are still running when a worker is stopped or
 // killed), and the queue-mode stack (test/harness/queue/) with the search workflows published.
 
-const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 const { startQueueStack } = require('../harness/queue/stack');
 const { startDelayProxy } = require('../harness/queue/delayProxy');
 const { idsOf } = require('../harness/queue/events');
 const { packageTarball } = require('../harness/packageTarball');
+const { poll } = require('../harness/poll');
 const { startReferenceService } = require('../harness/referenceService');
 const { SERVICE_KEY } = require('./scenarios');
 const { CREDENTIAL, searchWorkflow, keywordList } = require('./workflows');
@@ -39,28 +39,14 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
  * @param {() => boolean | Promise<boolean>} condition
  * @param {number} timeoutMs
  */
-async function waitFor(condition, timeoutMs, intervalMs = 100) {
-	for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; await sleep(intervalMs))
-		if (await condition()) return true;
-	return condition();
-}
-
-/** The packed package must hold the built node (dist rebuilt while packing would break it). */
-function checkTarball() {
-	const tarball = packageTarball();
-	const files = spawnSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).stdout;
-	for (const file of [
-		'nodes/SoundSearch/SoundSearch.node.js',
-		'credentials/SoundSearchApi.credentials.js',
-	])
-		if (!files.includes(`package/dist/${file}`)) throw new Error(`${tarball} lacks dist/${file}`);
-	return tarball;
+function waitFor(condition, timeoutMs, intervalMs = 100) {
+	return poll(condition, Boolean, timeoutMs, intervalMs);
 }
 
 /** @param {import('../harness/queue/prerequisites').QueuePrerequisites} found */
 async function startEnvironment(found) {
 	const startedAt = Date.now();
-	const tarball = checkTarball();
+	const tarball = packageTarball();
 	const service = await startReferenceService({ keys: [SERVICE_KEY], cacheSeconds: 0 });
 	const proxy = await startDelayProxy(service.url, { delayMs: 100 });
 	report(

@@ -7,6 +7,7 @@ const crypto = require('node:crypto');
 const { createRequire } = require('node:module');
 const path = require('node:path');
 const { INSTALL_DIR } = require('./install');
+const { poll } = require('../poll');
 
 /**
  * @typedef {(method: string, urlPath: string, body?: unknown, headers?: Record<string, string>)
@@ -159,16 +160,21 @@ async function runWorkflowViaRest(request, workflowId, { triggerNode, timeoutMs 
 	});
 	const executionId = started?.executionId;
 	if (!executionId) throw new Error(`run of ${workflowId}: no execution id`);
-	for (const deadline = Date.now() + timeoutMs; Date.now() <= deadline; ) {
+	const read = async () => {
 		const { status, body } = await request('GET', `/rest/executions/${executionId}`);
 		const execution = body?.data;
 		const finished = status === 200 && !['new', 'running', 'waiting'].includes(execution?.status);
 		// n8n 1.85 can report an execution finished a moment before its data is saved.
-		const run = finished ? parseExecutionData(execution?.data) : undefined;
-		if (run?.resultData) return { executionId, execution, run };
-		await new Promise((resolve) => setTimeout(resolve, 250));
-	}
-	throw new Error(`execution ${executionId} not finished after ${timeoutMs} ms`);
+		return {
+			executionId,
+			execution,
+			run: finished ? parseExecutionData(execution?.data) : undefined,
+		};
+	};
+	const ended = await poll(read, ({ run }) => Boolean(run?.resultData), timeoutMs);
+	if (!ended.run?.resultData)
+		throw new Error(`execution ${executionId} not finished after ${timeoutMs} ms`);
+	return ended;
 }
 
 /**
