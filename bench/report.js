@@ -8,7 +8,7 @@
 
 const fs = require('node:fs');
 const path = require('node:path');
-const { table, blocks } = require('./format');
+const { table, blocks } = require('./report/format');
 const A = require('./report/analyse');
 const { TARGET_PER_PAGE_MS } = require('./report/targets');
 const { intro, conditionsOf, conditions, machineSection } = require('./report/header');

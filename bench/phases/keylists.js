@@ -17,7 +17,7 @@ const path = require('node:path');
 
 const { callWebhook } = require('../client');
 const { foreignCpuMeter } = require('../system');
-const { f1 } = require('../format');
+const { f1 } = require('../report/format');
 const {
 	checkDeadline,
 	assert,

@@ -5,18 +5,16 @@
 
 const { summarize, median, linearFit, growthExponent } = require('../stats');
 
-/** @typedef {Record<string, any>} Row */
-
 /** Values of `key` of the rows that match `where`. */
 const pick = (rows, where, key = 'ms') =>
 	rows.filter((r) => Object.entries(where).every(([k, v]) => r[k] === v)).map((r) => r[key]);
 
-/** Per-round figures; r holds the round's run of each variant. Per page unless said. */
+/** Figures of a round from its run of each variant; per page, except the ratio. */
 const PER_ROUND = {
 	aNetE: (r) => r.node.ms - r.noop.ms - r['floor-new']?.ms,
 	bNetE: (r) => r.http.ms - r.noop.ms - r['floor-new']?.ms,
 	eCpuPage: (r) => r['floor-new']?.clientCpuMs,
-	ratio: (r) => r.node.ms / r.http.ms, // not per page
+	ratio: (r) => r.node.ms / r.http.ms,
 	aGross: (r) => r.node.ms - r.floor.ms,
 	bGross: (r) => r.http.ms - r.floor.ms,
 	aNet: (r) => r.node.ms - r.noop.ms - r.floor.ms,
@@ -25,65 +23,54 @@ const PER_ROUND = {
 	bCpuPage: (r) => r.http.n8nCpuMs - r.noop.n8nCpuMs,
 	dCpuPage: (r) => r.floor.clientCpuMs,
 };
+const mapValues = (object, f) =>
+	Object.fromEntries(Object.entries(object).map(([k, v]) => [k, f(v, k)]));
 
-/** @param {Row} time the timing phase's results */
-function analyseTime(time) {
-	const { runs, pages } = time;
-	/** @type {Record<string, Record<string, ReturnType<typeof summarize>>>} */
-	const stats = {};
-	for (const v of time.variants) {
-		const of = (key) => summarize(pick(runs, { variant: v }, key));
-		stats[v] = {
-			ms: of('ms'),
-			n8nCpu: of('n8nCpuMs'),
-			serviceCpu: of('serviceCpuMs'),
-			clientCpu: of('clientCpuMs'),
-		};
-	}
-	const rounds = [...new Set(runs.map((r) => r.round))];
-	const perRound = rounds.map((round) => {
-		const byVariant = Object.fromEntries(
-			runs.filter((r) => r.round === round).map((r) => [r.variant, r]),
-		);
-		/** @type {Row} */
-		const out = { round };
-		for (const [key, f] of Object.entries(PER_ROUND))
-			out[key] = key === 'ratio' ? f(byVariant) : f(byVariant) / pages;
-		return out;
+function analyseTime({ runs, pages, variants }) {
+	const stats = Object.fromEntries(
+		variants.map((variant) => {
+			const keys = {
+				ms: 'ms',
+				n8nCpu: 'n8nCpuMs',
+				serviceCpu: 'serviceCpuMs',
+				clientCpu: 'clientCpuMs',
+			};
+			return [variant, mapValues(keys, (key) => summarize(pick(runs, { variant }, key)))];
+		}),
+	);
+	const perRound = [...new Set(runs.map((r) => r.round))].map((round) => {
+		const by = Object.fromEntries(runs.filter((r) => r.round === round).map((r) => [r.variant, r]));
+		return { round, ...mapValues(PER_ROUND, (f, k) => (k === 'ratio' ? f(by) : f(by) / pages)) };
 	});
-	/** @type {Record<string, ReturnType<typeof summarize>>} */
-	const paired = {};
-	for (const key of Object.keys(PER_ROUND)) paired[key] = summarize(perRound.map((r) => r[key]));
+	const paired = mapValues(PER_ROUND, (_, k) => summarize(perRound.map((r) => r[k])));
 	return { stats, perRound, paired, ratioOfMedians: stats.node.ms.median / stats.http.ms.median };
 }
 
-/** Rows by size of every variant of a series, and `fits` computed over them. */
+/** Rows by size of every variant of a series (`row` of its runs at a size), with `fits`. */
 function series(phase, row, fits) {
-	/** @type {Record<string, any>} */
-	const out = {};
-	for (const v of [...new Set(phase.runs.map((r) => r.variant))]) {
-		const rows = phase.sizes.map((size) => ({
-			size,
-			...row(phase.runs.filter((r) => r.variant === v && r.size === size)),
-		}));
-		const xs = rows.map((r) => r.size);
-		const ys = (key) => rows.map((r) => r[key]);
-		out[v] = { rows, ...fits(v, xs, ys) };
-	}
-	return out;
+	const variants = [...new Set(phase.runs.map((r) => r.variant))];
+	return Object.fromEntries(
+		variants.map((v) => {
+			const runsAt = (size) => phase.runs.filter((r) => r.variant === v && r.size === size);
+			const rows = phase.sizes.map((size) => ({ size, ...row(runsAt(size)) }));
+			const ys = (key) => rows.map((r) => r[key]);
+			return [v, { rows, ...fits(v, phase.sizes, ys) }];
+		}),
+	);
 }
+const medianOf = (runs, f) => median(runs.map(f));
+const maxOf = (runs, f) => Math.max(...runs.map(f));
 
-/** @param {Row} scale @param {number | undefined} noopMedianMs */
-function analyseScale(scale, noopMedianMs) {
+function analyseScale(scale, noopMedianMs = 0) {
 	const row = (runs) => ({
 		pages: runs[0]?.pages,
 		items: runs.map((r) => r.items),
-		ms: median(runs.map((r) => r.ms)),
-		n8nCpuMs: median(runs.map((r) => r.n8nCpuMs)),
-		peakKb: Math.max(...runs.map((r) => r.peakKb)),
+		ms: medianOf(runs, (r) => r.ms),
+		n8nCpuMs: medianOf(runs, (r) => r.n8nCpuMs),
+		peakKb: maxOf(runs, (r) => r.peakKb),
 	});
 	return series(scale, row, (v, xs, ys) => ({
-		timeExponent: growthExponent(xs, ys('ms'), v === 'floor' ? 0 : (noopMedianMs ?? 0)),
+		timeExponent: growthExponent(xs, ys('ms'), v === 'floor' ? 0 : noopMedianMs),
 		timeFit: linearFit(xs, ys('ms')),
 		cpuExponent: growthExponent(xs, ys('n8nCpuMs')),
 	}));
@@ -91,17 +78,15 @@ function analyseScale(scale, noopMedianMs) {
 
 const OWN_BUCKET = 'n8n-nodes-sound-search (this package)';
 
-/** @param {Row} memory */
 function analyseMemory(memory) {
+	const own = (r) => r.allocatedBuckets?.find((b) => b.bucket === OWN_BUCKET)?.kb ?? 0;
 	const row = (runs) => ({
-		allocatedKb: median(runs.map((r) => r.allocatedKb)),
-		ownKb: median(
-			runs.map((r) => r.allocatedBuckets?.find((b) => b.bucket === OWN_BUCKET)?.kb ?? 0),
-		),
-		needKb: median(runs.map((r) => r.peakUsedKb - r.baseUsedKb)),
-		baseKb: median(runs.map((r) => r.baseUsedKb)),
-		peakTotalKb: Math.max(...runs.map((r) => r.peakTotalKb)),
-		peakRssKb: Math.max(...runs.map((r) => r.peakRssKb)),
+		allocatedKb: medianOf(runs, (r) => r.allocatedKb),
+		ownKb: medianOf(runs, own),
+		needKb: medianOf(runs, (r) => r.peakUsedKb - r.baseUsedKb),
+		baseKb: medianOf(runs, (r) => r.baseUsedKb),
+		peakTotalKb: maxOf(runs, (r) => r.peakTotalKb),
+		peakRssKb: maxOf(runs, (r) => r.peakRssKb),
 	});
 	return series(memory, row, (v, xs, ys) => ({
 		fit: linearFit(xs, ys('allocatedKb')),
@@ -114,14 +99,13 @@ function analyseMemory(memory) {
 /** Median over rounds of node time / HTTP Request time in the several-keywords runs (paired). */
 function keywordRatio(k) {
 	const rounds = [...new Set(k.distinct.map((r) => r.round))];
-	const ratios = rounds.map((round) => {
-		const [a, b] = ['node', 'http'].map((variant) => pick(k.distinct, { round, variant })[0]);
-		return a / b;
-	});
-	return median(ratios.filter(Number.isFinite));
+	const ratio = (round) =>
+		pick(k.distinct, { round, variant: 'node' })[0] /
+		pick(k.distinct, { round, variant: 'http' })[0];
+	return median(rounds.map(ratio).filter(Number.isFinite));
 }
 
-/** Profile buckets grouped into the categories the report explains: [category, pattern]. */
+/** Profile buckets grouped into the categories the report explains (null: the bucket itself). */
 const CATEGORIES = [
 	[
 		'Expression engine (isolated-vm sandbox)',
@@ -146,32 +130,26 @@ const CATEGORIES = [
 	],
 	['n8n-core (routing engine, request helpers)', /^n8n-core$/],
 	['this package (n8n-nodes-sound-search)', /^n8n-nodes-sound-search \(this package\)$/],
-	[null, /^n8n-nodes-base/], // the bucket itself
+	[null, /^n8n-nodes-base/],
 	['V8 garbage collector', /^V8 garbage collector$/],
 	['V8/native, unattributed (program)', /^V8\/native \(program\)$/],
 	['(idle: waiting for the network)', /^\(idle\)$/],
 	['n8n (server, webhook, execution lifecycle)', /^n8n$/],
 ];
 
-/** @param {string} bucket */
+/** @param {string} bucket @returns {string} */
 function categorise(bucket) {
 	const hit = CATEGORIES.find(([, pattern]) => /** @type {RegExp} */ (pattern).test(bucket));
-	if (!hit) return 'other packages and native functions';
-	return /** @type {string} */ (hit[0] ?? bucket);
+	return hit ? (hit[0] ?? bucket) : 'other packages and native functions';
 }
 
-const IDLE = '(idle: waiting for the network)';
-
-/** @param {Row} profile */
 function analyseProfile(profile) {
-	/** @type {Record<string, any>} */
 	const per = {};
 	for (const s of profile.scenarios) {
-		/** @type {Map<string, number>} */
 		const cats = new Map();
-		for (const b of s.buckets)
-			cats.set(categorise(b.bucket), (cats.get(categorise(b.bucket)) ?? 0) + b.ms);
-		const busyMs = s.totalMs - (cats.get(IDLE) ?? 0);
+		for (const { bucket, ms } of s.buckets)
+			cats.set(categorise(bucket), (cats.get(categorise(bucket)) ?? 0) + ms);
+		const busyMs = s.totalMs - (cats.get('(idle: waiting for the network)') ?? 0);
 		per[s.label] = { times: s.times, wallMs: s.wallMs, cats, functions: s.functions ?? [], busyMs };
 	}
 	return per;

@@ -2,7 +2,7 @@
 
 // Section 3: the credit matrix.
 
-const { columns, blocks } = require('../format');
+const { columns, blocks } = require('./format');
 
 function creditsSection(results) {
 	const credits = results.phases.credits;

@@ -2,7 +2,7 @@
 
 // The top of BENCHMARKS.md: what it is, the conditions, machine and versions, commands, method.
 
-const { f0, f1, f2, mib, table } = require('../format');
+const { f0, f1, f2, mib, table } = require('./format');
 const { BUSY_FOREIGN_CORES } = require('./targets');
 
 function intro(results) {

@@ -5,7 +5,7 @@
 // `node bench/report.js` can render them again without measuring).
 
 const { median } = require('../stats');
-const { f1, f2, int, pct, table } = require('../format');
+const { f1, f2, int, pct, table } = require('./format');
 
 const TARGET = { ratio: 1.0, throughput: 0.8, rateLimitedShare: 0.1 };
 const ANCHOR = '#6-keyword-lists-at-service-scale';

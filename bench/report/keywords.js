@@ -2,7 +2,7 @@
 
 // Section 4: several input items (50 keywords), and the repeated keywords.
 
-const { f0, f2, f3, columns, blocks } = require('../format');
+const { f0, f2, f3, columns, blocks } = require('./format');
 const { summarize } = require('../stats');
 const { keywordRatio, pick } = require('./analyse');
 const { LABELS, TARGET_RATIO } = require('./targets');

@@ -2,7 +2,7 @@
 
 // Section 5: where n8n's time goes (CPU profile by category).
 
-const { f0, f3, columns, blocks } = require('../format');
+const { f0, f3, columns, blocks } = require('./format');
 
 /** Categories of the labels' profiles, by time in the first label's, with ms per unit. */
 function profileTable(p, labels, perUnit, unitOf) {

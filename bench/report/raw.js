@@ -2,7 +2,7 @@
 
 // The raw figures: every run of every phase, folded away.
 
-const { f0, f1, f2, f3, columns, blocks } = require('../format');
+const { f0, f1, f2, f3, columns, blocks } = require('./format');
 const { categorise } = require('./analyse');
 
 /** @typedef {Array<[string, (row: any) => unknown]>} Specs */

@@ -2,7 +2,7 @@
 
 // Section 2: the scale series and the memory a run needs.
 
-const { f0, f1, f2, f3, mib, int, columns, blocks } = require('../format');
+const { f0, f1, f2, f3, mib, int, columns, blocks } = require('./format');
 const { LABELS } = require('./targets');
 
 /** Rows of every variant of a series, each with its variant. */

@@ -2,7 +2,7 @@
 
 // The summary table: one verdict per target, from the derived figures.
 
-const { f0, f1, f2, f3, mib, int } = require('../format');
+const { f0, f1, f2, f3, mib, int } = require('./format');
 const { median } = require('../stats');
 const { keywordRatio, pick } = require('./analyse');
 const { keywordScaleVerdicts } = require('./keylists');

@@ -2,7 +2,7 @@
 
 // Section 1 (time) and, when the per-page target is missed, why.
 
-const { f0, f1, f2, f3, int, table, columns, blocks } = require('../format');
+const { f0, f1, f2, f3, int, table, columns, blocks } = require('./format');
 const { analyseTime } = require('./analyse');
 const { LABELS, TARGET_PER_PAGE_MS } = require('./targets');
 
