@@ -20,13 +20,13 @@ const table = (header, rows) =>
 	markdownTable([header, ...rows.map((r) => r.map(String))], { stringLength: () => 3 });
 
 /**
- * A table from [header, cell of a row] specs.
- * @template T @param {Array<[string, (row: T) => unknown]>} specs @param {T[]} rows
+ * A table from the cell of a row under each header.
+ * @template T @param {Record<string, (row: T) => unknown>} cells @param {T[]} rows
  */
-const columns = (specs, rows) =>
+const columns = (cells, rows) =>
 	table(
-		specs.map(([h]) => h),
-		rows.map((r) => specs.map(([, cell]) => cell(r))),
+		Object.keys(cells),
+		rows.map((r) => Object.values(cells).map((cell) => cell(r))),
 	);
 
 /** Paragraphs (strings, or nested lists of them) joined by blank lines; empty ones left out. */

@@ -6,10 +6,7 @@ const { f0, f1, f2, mib, table } = require('./format');
 const { BUSY_FOREIGN_CORES } = require('./targets');
 
 function intro(results) {
-	const date = new Date(results.finishedAt ?? Date.now())
-		.toISOString()
-		.replace('T', ' ')
-		.slice(0, 16);
+	const date = new Date(results.finishedAt).toISOString().replace('T', ' ').slice(0, 16);
 	const smoke = results.options.smoke
 		? ' with `--smoke` (tiny sizes: checks that every phase runs; no figure to read)'
 		: '';
@@ -26,8 +23,11 @@ function conditionsOf(results) {
 		.filter(([, p]) => p && p.cpu)
 		.map(([name, p]) => ({ name, ...p.cpu }));
 	const timeForeign = results.phases.time?.cpu?.foreignCores ?? NaN;
-	const busy = timeForeign >= (results.options.maxForeignCores ?? BUSY_FOREIGN_CORES);
-	return { foreign, timeForeign, quiet: results.quiet.quiet && !busy };
+	return {
+		foreign,
+		timeForeign,
+		quiet: results.quiet.quiet && !(timeForeign >= BUSY_FOREIGN_CORES),
+	};
 }
 
 function conditions(results, c) {
@@ -46,39 +46,24 @@ function machineTable(results, c) {
 		quiet.waitedSeconds >= 1
 			? `, after ${f0(quiet.waitedSeconds)} s of waiting for a quiet machine`
 			: '';
-	const pkg = results.tarball
-		? `the tarball ${results.tarball} (--tarball)`
-		: `n8n-nodes-sound-search ${v.package}, packed from the working tree at commit ${v.commit}`;
-	return table(
-		['', ''],
-		[
-			['CPU', `${m.cpuModel}, ${m.cores} cores${m.cpuMHz ? ` (${m.cpuMHz} MHz reported)` : ''}`],
-			['Memory', `${f1(m.memoryGiB)} GiB`],
-			['OS', `${m.kernel}; ${m.virtualization}`],
-			[
-				'Load average (1, 5, 15 min)',
-				`before: ${quiet.load.join(', ')}; after: ${(results.loadAtEnd ?? []).join(', ')}`,
-			],
-			[
-				'CPU used by other processes',
-				c.foreign
-					.map((x) => `${x.name}: ${f2(x.foreignCores)} cores (ours ${f2(x.oursCores)})`)
-					.join('; '),
-			],
-			['Node.js', `${v.benchNode} (benchmark), ${v.n8nNode} (n8n)`],
-			[
-				'n8n',
-				`${v.n8n} (n8n-core ${v.n8nCore}, n8n-nodes-base ${v.n8nNodesBase}); started in ${f1(results.startSeconds)} s; RSS ${mib(results.n8nMemoryAfterStart?.rssKb)} MiB after start`,
-			],
-			['Package', pkg],
-			[
-				'Nodes',
-				`Sound Search 1, HTTP Request ${v.httpRequestVersion}, Webhook ${v.webhookVersion}, Split Out 1, Summarize 1.1, No Operation 1`,
-			],
-			['Client', `undici ${v.undici}`],
-			['Wall time of this run', `${f0(results.wallSeconds)} s from packing to the report${waited}`],
-		],
-	);
+	const rows = {
+		CPU: `${m.cpuModel}, ${m.cores} cores${m.cpuMHz ? ` (${m.cpuMHz} MHz reported)` : ''}`,
+		Memory: `${f1(m.memoryGiB)} GiB`,
+		OS: `${m.kernel}; ${m.virtualization}`,
+		'Load average (1, 5, 15 min)': `before: ${quiet.load.join(', ')}; after: ${(results.loadAtEnd ?? []).join(', ')}`,
+		'CPU used by other processes': c.foreign
+			.map((x) => `${x.name}: ${f2(x.foreignCores)} cores (ours ${f2(x.oursCores)})`)
+			.join('; '),
+		'Node.js': `${v.benchNode} (benchmark), ${v.n8nNode} (n8n)`,
+		n8n: `${v.n8n} (n8n-core ${v.n8nCore}, n8n-nodes-base ${v.n8nNodesBase}); started in ${f1(results.startSeconds)} s; RSS ${mib(results.n8nMemoryAfterStart?.rssKb)} MiB after start`,
+		Package: results.tarball
+			? `the tarball ${results.tarball} (--tarball)`
+			: `n8n-nodes-sound-search ${v.package}, packed from the working tree at commit ${v.commit}`,
+		Nodes: `Sound Search 1, HTTP Request ${v.httpRequestVersion}, Webhook ${v.webhookVersion}, Split Out 1, Summarize 1.1, No Operation 1`,
+		Client: `undici ${v.undici}`,
+		'Wall time of this run': `${f0(results.wallSeconds)} s from packing to the report${waited}`,
+	};
+	return table(['', ''], Object.entries(rows));
 }
 
 const COMMANDS = [

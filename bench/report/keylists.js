@@ -1,10 +1,9 @@
 'use strict';
 
-// The report of the keyword lists at service scale (bench/phases/keylists.js): verdict rows for the
-// summary table and section 6 of BENCHMARKS.md, from the phase's results alone (so that
-// `node bench/report.js` can render them again without measuring).
+// Section 6, keyword lists at service scale, and its verdict rows in the summary table.
 
 const { median } = require('../stats');
+const { pick } = require('./analyse');
 const { f1, f2, int, pct, table } = require('./format');
 
 const TARGET = { ratio: 1.0, throughput: 0.8, rateLimitedShare: 0.1 };
@@ -30,22 +29,18 @@ const fastestOf = (runs) => runs.reduce((a, b) => (b.ms < a.ms ? b : a));
 
 /** What the figures say about a missed time ratio: n8n's CPU, the bound, the machine. */
 function ratioWhy(k, size) {
-	const busy = median(k.compare.filter((r) => r.keywords === size).map((r) => r.foreignCores));
-	const most = (v) =>
-		median(
-			k.compare.filter((r) => r.keywords === size && r.variant === v).map((r) => r.mostInFlight),
-		);
+	const busy = median(pick(k.compare, { keywords: size }, 'foreignCores'));
+	const most = (variant) => median(pick(k.compare, { keywords: size, variant }, 'mostInFlight'));
 	const why = [
 		`most calls in flight ${most('node')} against ${most('http')} for (b)`,
 		`n8n CPU ${f2(ratioFor(k, size, 'n8nCpuMs'))}× that of (b)`,
 	];
 	const top = fastestOf(k.sweep.filter((r) => !r.capped));
 	const def = sweepAt(k, false, k.defaultMaxInFlight);
-	if (size === k.big && def && top.ms < def.ms) {
+	if (size === k.big && def && top.ms < def.ms)
 		why.push(
 			`in the sweep, bound ${top.maxInFlight} took ${secs(top.ms)} s, the default ${secs(def.ms)} s`,
 		);
-	}
 	return [...why, `other processes used ${f2(busy)} cores`].join('; ');
 }
 
@@ -99,7 +94,7 @@ function compareTable(k) {
 	const rows = sizesOf(k).flatMap((size) =>
 		['node', 'http'].map((v) => {
 			const runs = k.compare.filter((r) => r.keywords === size && r.variant === v);
-			const [ms, cpu] = [median(runs.map((r) => r.ms)), median(runs.map((r) => r.n8nCpuMs))];
+			const [ms, cpu] = ['ms', 'n8nCpuMs'].map((key) => median(runs.map((r) => r[key])));
 			const label =
 				v === 'node' ? '(a) Sound Search, default options' : '(b) HTTP Request, untuned';
 			const ratio = v === 'node' ? `**${f2(ratioFor(k, size))}**` : '';

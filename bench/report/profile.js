@@ -4,33 +4,18 @@
 
 const { f0, f3, columns, blocks } = require('./format');
 
-/** Categories of the labels' profiles, by time in the first label's, with ms per unit. */
-function profileTable(p, labels, perUnit, unitOf) {
-	const cats = new Set(labels.flatMap((l) => [...p[l].cats.keys()]));
-	const order = [...cats].sort(
-		(a, b) => (p[labels[0]]?.cats.get(b) ?? 0) - (p[labels[0]]?.cats.get(a) ?? 0),
-	);
+/** Categories of the labels' profiles, by time in the first label's; ms per unit of each. */
+function profileTable(p, labels, perUnit, unit) {
 	const ms = (l, c) => p[l].cats.get(c) ?? 0;
+	const cats = [...new Set(labels.flatMap((l) => [...p[l].cats.keys()]))];
+	cats.sort((a, b) => ms(labels[0], b) - ms(labels[0], a));
 	const share = (l) => (c) =>
 		c.startsWith('(idle') ? '–' : `${f0((100 * ms(l, c)) / p[l].busyMs)} %`;
-	return columns(
-		[
-			['Category', (c) => c],
-			...labels.map(
-				(l) =>
-					/** @type {[string, (c: string) => string]} */ ([
-						`${l}: ms/${unitOf(l)}`,
-						(c) => f3(ms(l, c) / p[l].times / perUnit(l)),
-					]),
-			),
-			...labels
-				.filter((l) => l !== 'noop')
-				.map(
-					(l) => /** @type {[string, (c: string) => string]} */ ([`${l}: share of busy`, share(l)]),
-				),
-		],
-		order,
-	);
+	const cells = { Category: (c) => c };
+	for (const l of labels)
+		cells[`${l}: ms/${unit(l)}`] = (c) => f3(ms(l, c) / p[l].times / perUnit(l));
+	for (const l of labels.filter((l) => l !== 'noop')) cells[`${l}: share of busy`] = share(l);
+	return columns(cells, cats);
 }
 
 function profileSection(results, p) {

@@ -7,7 +7,7 @@ module.exports = {
 	TARGET_PER_PAGE_MS: 2,
 	/** y ~ x^k between 1,000 and 10,000 items: k <= 1.15 counts as linear. */
 	LINEAR_EXPONENT_MAX: 1.15,
-	/** Default of --max-foreign-cores (results of older runs do not carry it). */
+	/** Other processes' CPU above which the timing phase counts as disturbed (cores). */
 	BUSY_FOREIGN_CORES: 0.15,
 	/** @type {Record<string, string>} */
 	LABELS: {

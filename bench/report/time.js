@@ -3,35 +3,30 @@
 // Section 1 (time) and, when the per-page target is missed, why.
 
 const { f0, f1, f2, f3, int, table, columns, blocks } = require('./format');
-const { analyseTime } = require('./analyse');
 const { LABELS, TARGET_PER_PAGE_MS } = require('./targets');
 
-const range = (f, a, b) => `${f(a)}–${f(b)}`;
+const range = (f, [a, b]) => `${f(a)}–${f(b)}`;
 
 function variantsTable(time, stats) {
-	const cpu = (v) =>
+	const ms = (v) => stats[v].ms;
+	const n8nCpu = (v) =>
 		v.startsWith('floor')
 			? `– (client: ${f0(stats[v].clientCpu.median)})`
 			: f0(stats[v].n8nCpu.median);
-	return columns(
-		[
-			['Variant', (v) => LABELS[v]],
-			['median ms', (v) => `**${f1(stats[v].ms.median)}**`],
-			[
-				'95 % CI of median',
-				(v) => (stats[v].ms.ci95 ? range(f1, stats[v].ms.ci95[0], stats[v].ms.ci95[1]) : 'n/a'),
-			],
-			['p25–p75', (v) => range(f1, stats[v].ms.p25, stats[v].ms.p75)],
-			['p10–p90', (v) => range(f1, stats[v].ms.p10, stats[v].ms.p90)],
-			['min–max', (v) => range(f1, stats[v].ms.min, stats[v].ms.max)],
-			['n8n CPU ms (median)', cpu],
-			['service CPU ms', (v) => f0(stats[v].serviceCpu.median)],
-		],
-		time.variants,
-	);
+	const cells = {
+		Variant: (v) => LABELS[v],
+		'median ms': (v) => `**${f1(ms(v).median)}**`,
+		'95 % CI of median': (v) => (ms(v).ci95 ? range(f1, ms(v).ci95) : 'n/a'),
+		'p25–p75': (v) => range(f1, [ms(v).p25, ms(v).p75]),
+		'p10–p90': (v) => range(f1, [ms(v).p10, ms(v).p90]),
+		'min–max': (v) => range(f1, [ms(v).min, ms(v).max]),
+		'n8n CPU ms (median)': n8nCpu,
+		'service CPU ms': (v) => f0(stats[v].serviceCpu.median),
+	};
+	return columns(cells, time.variants);
 }
 
-/** The derived rows: [label, paired key, unit]. */
+/** The derived rows: [label, paired key, unit]; the (e) rows only when (e) ran. */
 const DERIVED = [
 	['(a)/(b) time ratio', 'ratio', ''],
 	['(a) per-page overhead over (d): ((a) − (c) − (d)) / pages', 'aNet'],
@@ -48,46 +43,32 @@ const DERIVED = [
 
 function derivedTable(paired) {
 	const withE = Number.isFinite(paired.aNetE.median);
-	const rows = DERIVED.filter(([, k]) => withE || !['aNetE', 'bNetE', 'eCpuPage'].includes(k));
+	const rows = DERIVED.filter(([, k]) => withE || !/E$|^e/.test(k));
 	return columns(
-		[
-			['Figure', ([label]) => label],
-			['median', ([, k, unit = 'ms']) => `**${f2(paired[k].median)}**${unit ? ` ${unit}` : ''}`],
-			['p25–p75', ([, k]) => range(f2, paired[k].p25, paired[k].p75)],
-			['p10–p90', ([, k]) => range(f2, paired[k].p10, paired[k].p90)],
-		],
+		{
+			Figure: ([label]) => label,
+			median: ([, k, unit = 'ms']) => `**${f2(paired[k].median)}**${unit ? ` ${unit}` : ''}`,
+			'p25–p75': ([, k]) => range(f2, [paired[k].p25, paired[k].p75]),
+			'p10–p90': ([, k]) => range(f2, [paired[k].p10, paired[k].p90]),
+		},
 		rows,
 	);
 }
 
-function attemptsNote(results, time) {
-	const attempts = time.attempts ?? [];
-	if (attempts.length <= 1) return '';
-	const others = attempts
-		.filter((x) => x.runs)
-		.map((x) => {
-			const a = analyseTime({ ...time, runs: x.runs });
-			return `attempt ${x.attempt}: other processes used ${f2(x.foreignCores)} cores; (a) ${f1(a.stats.node.ms.median)} ms, (b) ${f1(a.stats.http.ms.median)} ms, (a)/(b) ${f3(a.paired.ratio.median)}, (a) per-page overhead ${f2(a.paired.aNet.median)} ms`;
-		});
-	return `The timing phase was run ${attempts.length} times because other processes disturbed it (more than ${results.options.maxForeignCores} cores); the least disturbed attempt (${time.attempt}, ${f2(time.cpu.foreignCores)} cores) is reported. The others, for the record: ${others.join('; ')}.`;
-}
-
-function timeSection(results, t) {
+function timeSection(results, { stats, paired }) {
 	const time = results.phases.time;
-	const { stats, paired } = t;
 	const pages = time.pages;
 	return blocks(
 		`## 1. Time: Return All over ${pages} pages of ${time.pageSize} sounds`,
 		`${time.rounds} rounds after ${time.warmup} warm-up rounds; in each round the variants ran back to back, in an order rotated from round to round, against the same reference service (cache off, so every page is a fresh reading for every variant). Every run was checked: ${int(pages * time.pageSize)} sounds out, all distinct, ${pages} calls recorded by the service (0 for the no-op). Times are wall times seen by the caller (webhook request to complete answer; for (d) the first request to the last page parsed).`,
 		variantsTable(time, stats),
-		attemptsNote(results, time),
 		'Derived, per round (paired), then the median and the spread over the rounds:',
 		derivedTable(paired),
 		`Per call, the raw floor (d) costs ${f2(stats.floor.ms.median / pages)} ms of wall time (the reference service building a page of ${time.pageSize} sounds and the loopback round trip); n8n's own floor (c), a webhook that runs a no-op workflow and answers, costs ${f1(stats.noop.ms.median)} ms per execution, once.`,
 	);
 }
 
-/** What the credential's authenticate does, as measured from the installed package. */
+/** What the credential's authenticate does, as read from the installed package. */
 function authText(auth) {
 	if (!auth || auth.kind === 'function')
 		return auth ? ' (a function: no expression to resolve)' : '';
@@ -97,46 +78,36 @@ function authText(auth) {
 	return `; its ${expressions.map(([k, v]) => `\`${k}: ${v}\``).join(', ')} header is an expression, resolved in the isolated-vm sandbox on every request`;
 }
 
-/** Functions whose inclusive time the why-section shows: [key, what it is]. */
-const MARKERS = [
-	[
-		'n8n-core: httpRequestWithAuthentication',
+/** Functions whose inclusive time the why-section shows, and what each is. */
+const MARKERS = {
+	'n8n-core: httpRequestWithAuthentication':
 		"n8n's authenticated request helper, called by the node once per page",
-	],
-	[
-		'n8n-core: getCredentials',
+	'n8n-core: getCredentials':
 		'inside it: reading the credential from the database and decrypting it, on every request',
-	],
-	['n8n: authenticate', 'inside it: applying the credential'],
-	[
-		'axios: dispatchRequest',
+	'n8n: authenticate': 'inside it: applying the credential',
+	'axios: dispatchRequest':
 		'inside it: axios sending the request (n8n gives every request a new HTTP agent, so a new TCP connection)',
-	],
-	['@n8n/expression-runtime: evaluate', 'every expression evaluation of the run, in the sandbox'],
-];
-const OWN = 'n8n-nodes-sound-search (this package): ';
+	'@n8n/expression-runtime: evaluate': 'every expression evaluation of the run, in the sandbox',
+};
 
 function profileOfNode(results, node, pages) {
 	const perPage = (ms) => ms / node.times / pages;
 	const cats = [...node.cats].filter(([c]) => !c.startsWith('(idle')).sort((a, b) => b[1] - a[1]);
 	const own = node.cats.get('this package (n8n-nodes-sound-search)') ?? 0;
 	const fn = new Map(node.functions.map((x) => [x.fn, x.ms]));
-	const ownTop = node.functions.find((x) => x.fn.startsWith(OWN));
-	const markers = [
-		...MARKERS.map(([key, what]) =>
-			key === 'n8n: authenticate'
-				? [key, what + authText(results.credentialAuthenticate)]
-				: [key, what],
-		),
-		...(ownTop
-			? [[ownTop.fn, "this package's outermost function, inclusive of the n8n helpers it calls"]]
-			: []),
-	].filter(([key]) => fn.has(key));
+	const ownTop = node.functions.find((x) =>
+		x.fn.startsWith('n8n-nodes-sound-search (this package): '),
+	);
+	const markers = Object.entries({
+		...MARKERS,
+		'n8n: authenticate': MARKERS['n8n: authenticate'] + authText(results.credentialAuthenticate),
+		...(ownTop && {
+			[ownTop.fn]: "this package's outermost function, inclusive of the n8n helpers it calls",
+		}),
+	}).filter(([key]) => fn.has(key));
+	const largest = cats.slice(0, 4).map(([c, ms]) => `${c} ${f2(perPage(ms))} ms`);
 	return [
-		`In the profiled runs of (a) (section 5), n8n's main thread was busy ${f2(perPage(node.busyMs))} ms per page. This package's own code (paginator, input checks, page reading, item building) took ${f3(perPage(own))} ms of it; the largest parts are n8n's: ${cats
-			.slice(0, 4)
-			.map(([c, ms]) => `${c} ${f2(perPage(ms))} ms`)
-			.join(', ')}.`,
+		`In the profiled runs of (a) (section 5), n8n's main thread was busy ${f2(perPage(node.busyMs))} ms per page. This package's own code (paginator, input checks, page reading, item building) took ${f3(perPage(own))} ms of it; the largest parts are n8n's: ${largest.join(', ')}.`,
 		markers.length === 0
 			? ''
 			: [
@@ -149,9 +120,8 @@ function profileOfNode(results, node, pages) {
 	];
 }
 
-function whySection(results, t, p) {
+function whySection(results, { paired, stats }, p) {
 	const pages = results.phases.time.pages;
-	const { paired, stats } = t;
 	const floorNewGap = (stats['floor-new']?.ms.median - stats.floor.ms.median) / pages;
 	return blocks(
 		'### Why the per-page target is missed',
