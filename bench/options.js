@@ -1,16 +1,26 @@
 'use strict';
 
-// The options of bench/run.js (listed in its header, `node bench/run.js --help`), with the sizes
-// of a full run and of --smoke.
+// Options of `npm run bench -- [options]` (node bench/run.js [options]):
+//   --smoke                 every phase at a tiny size (about a minute): checks that the benchmark
+//                           runs; writes .cache/bench/smoke.md, not BENCHMARKS.md; exits non-zero
+//                           if a phase fails
+//   --rounds N              timing rounds (default 40)
+//   --warmup N              warm-up rounds (default 5)
+//   --out FILE              report path (default BENCHMARKS.md at the repo root)
+//   --max-load X            wait for a 1-minute load average below X before starting (0.7)
+//   --wait-load-seconds S   how long to wait for that at most (default 600; --smoke 0)
+//   --deadline-minutes M    hard bound on the whole run (default 40)
+//   --phases LIST           run only these of time,scale,credits,keywords,keylists,memory,profile
+//   --tarball FILE          benchmark this package tarball instead of packing the working tree
+//   --help                  this list
 
 const path = require('node:path');
 const { parseArgs } = require('node:util');
 const { REPO_ROOT } = require('../test/harness/packageTarball');
 
 const CACHE = path.join(REPO_ROOT, '.cache', 'bench');
-const ALL_PHASES = 'time,scale,credits,keywords,keylists,memory,profile';
 
-/** Sizes by mode: [full, --smoke]. */
+/** Sizes: [full run, --smoke]. */
 const SIZES = {
 	rounds: [40, 1],
 	warmup: [5, 0],
@@ -37,52 +47,41 @@ const SIZES = {
 
 /** @returns {Record<string, any>} */
 function readOptions(argv) {
-	const string = { type: /** @type {const} */ ('string') };
-	const flag = { type: /** @type {const} */ ('boolean'), default: false };
-	const { values } = parseArgs({
-		args: argv,
-		options: {
-			smoke: flag,
-			help: flag,
-			rounds: string,
-			warmup: string,
-			out: string,
-			tarball: string,
-			'max-load': { ...string, default: '0.7' },
-			'wait-load-seconds': string,
-			'busy-retries': string,
-			'deadline-minutes': { ...string, default: '40' },
-			'max-foreign-cores': { ...string, default: '0.15' },
-			phases: { ...string, default: ALL_PHASES },
-		},
-	});
-	const v = /** @type {Record<string, any>} */ (values);
+	const [string, flag] = [{ type: 'string' }, { type: 'boolean', default: false }];
+	const options = {
+		smoke: flag,
+		help: flag,
+		rounds: string,
+		warmup: string,
+		out: string,
+		tarball: string,
+		'max-load': { ...string, default: '0.7' },
+		'wait-load-seconds': string,
+		'deadline-minutes': { ...string, default: '40' },
+		phases: { ...string, default: 'time,scale,credits,keywords,keylists,memory,profile' },
+	};
+	const v = /** @type {Record<string, any>} */ (
+		parseArgs({ args: argv, options: /** @type {any} */ (options) }).values
+	);
+	const sizes = Object.fromEntries(
+		Object.entries(SIZES).map(([k, list]) => [k, list[v.smoke ? 1 : 0]]),
+	);
 	const int = (x, d) => (x === undefined ? d : Math.max(0, Math.floor(Number(x))));
-	const mode = v.smoke ? 1 : 0;
-	/** @type {Record<string, any>} */
-	const sized = Object.fromEntries(Object.entries(SIZES).map(([k, list]) => [k, list[mode]]));
+	const out =
+		v.out ?? (v.smoke ? path.join(CACHE, 'smoke.md') : path.join(REPO_ROOT, 'BENCHMARKS.md'));
 	return {
-		...sized,
+		...sizes,
 		help: v.help,
 		smoke: v.smoke,
-		rounds: Math.max(1, int(v.rounds, sized.rounds)),
-		warmup: int(v.warmup, sized.warmup),
-		out: path.resolve(
-			v.out ?? (v.smoke ? path.join(CACHE, 'smoke.md') : path.join(REPO_ROOT, 'BENCHMARKS.md')),
-		),
+		rounds: Math.max(1, int(v.rounds, sizes.rounds)),
+		warmup: int(v.warmup, sizes.warmup),
+		out: path.resolve(out),
 		raw: path.join(CACHE, v.smoke ? 'smoke-results.json' : 'last-results.json'),
 		maxLoad: Number(v['max-load']),
 		waitLoadSeconds: int(v['wait-load-seconds'], v.smoke ? 0 : 600),
 		deadlineMs: Number(v.smoke ? 5 : v['deadline-minutes']) * 60_000,
-		busyRetries: int(v['busy-retries'], v.smoke ? 0 : 2),
-		waitQuietCpu: !v.smoke,
-		maxForeignCores: Number(v['max-foreign-cores']),
 		tarball: v.tarball ? path.resolve(v.tarball) : undefined,
-		phases: new Set(
-			String(v.phases)
-				.split(',')
-				.map((p) => p.trim()),
-		),
+		phases: new Set(v.phases.split(',').map((p) => p.trim())),
 		argv,
 	};
 }

@@ -1,86 +1,116 @@
 'use strict';
 
-// Where n8n's time and memory go, over its inspector (bench/inspector.js): a CPU profile around a
-// few runs of a workflow, aggregated by package (self time) and by function (inclusive time), and
-// the JavaScript heap a run allocates and holds.
+// Where n8n's time and memory go, over its inspector: a CPU profile around a few runs of a
+// workflow, aggregated by package (self time) and by function (inclusive time), and the
+// JavaScript heap a run allocates and holds. n8n is started with --inspect-port (set, not open);
+// SIGUSR1 opens the inspector on 127.0.0.1 only for these phases, after the timed ones. Node's
+// own WebSocket speaks the protocol: no client library for a handful of calls.
+
+const { poll } = require('../test/harness/poll');
 
 const SAMPLING_INTERVAL_US = 250;
+const ALLOCATION_SAMPLING_BYTES = 16 * 1024;
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The package a script URL belongs to (the last node_modules/<pkg> in it), or a coarse bucket. */
-function bucketOf(url, functionName) {
-	if (!url) {
-		if (functionName === '(garbage collector)') return 'V8 garbage collector';
-		if (functionName === '(idle)') return '(idle)';
-		if (functionName === '(program)') return 'V8/native (program)';
-		return `native: ${functionName || 'anonymous'}`;
-	}
+/** The inspector's debugger URL once SIGUSR1 has opened it. */
+async function openInspector(pid, port) {
+	process.kill(pid, 'SIGUSR1');
+	const target = async () => {
+		const list = await fetch(`http://127.0.0.1:${port}/json/list`, {
+			signal: AbortSignal.timeout(1000),
+		})
+			.then((res) => /** @type {Promise<any[]>} */ (res.json()))
+			.catch(() => []);
+		return list.find((t) => t.webSocketDebuggerUrl)?.webSocketDebuggerUrl;
+	};
+	const url = await poll(target, (u) => !!u, 10_000, 100);
+	if (!url) throw new Error(`inspector of pid ${pid} did not open on 127.0.0.1:${port}`);
+	return url;
+}
+
+/**
+ * Opens n8n's inspector and connects to it; close the session when done.
+ * @returns {Promise<{ send: (method: string, params?: object) => Promise<any>, close: () => void }>}
+ */
+async function inspectorSession({ pid, port }) {
+	const ws = new WebSocket(await openInspector(pid, port));
+	const pending = new Map();
+	ws.addEventListener('message', (event) => {
+		const msg = JSON.parse(String(event.data));
+		pending.get(msg.id)?.(msg);
+		pending.delete(msg.id);
+	});
+	await new Promise((resolve, reject) => {
+		ws.addEventListener('open', resolve);
+		ws.addEventListener('error', () => reject(new Error('inspector websocket error')));
+		setTimeout(() => reject(new Error('inspector websocket did not open')), 10_000).unref();
+	});
+	let nextId = 1;
+	const send = (method, params = {}) =>
+		new Promise((resolve, reject) => {
+			const id = nextId++;
+			const timer = setTimeout(() => reject(new Error(`inspector ${method} timed out`)), 30_000);
+			pending.set(id, (msg) => {
+				clearTimeout(timer);
+				if (msg.error) reject(new Error(`inspector ${method}: ${JSON.stringify(msg.error)}`));
+				else resolve(msg.result);
+			});
+			ws.send(JSON.stringify({ id, method, params }));
+		});
+	return { send, close: () => ws.close() };
+}
+
+const NATIVE = new Map([
+	['(garbage collector)', 'V8 garbage collector'],
+	['(idle)', '(idle)'],
+	['(program)', 'V8/native (program)'],
+]);
+
+/** The package of a profile frame (the last node_modules/<pkg> of its URL), or a coarse bucket. */
+function bucketOf(frame) {
+	const { url, functionName } = frame ?? {};
+	if (!url) return NATIVE.get(functionName) ?? `native: ${functionName || 'anonymous'}`;
 	if (url.startsWith('node:')) {
 		const mod = url.slice(5).replace(/^internal\//, '');
 		if (/^(_http|http|https|net|stream|dns|tls|url|zlib|timers|events|buffer)/.test(mod))
 			return 'Node.js core: http/net/streams/timers';
-		if (/^crypto/.test(mod)) return 'Node.js core: crypto';
-		return 'Node.js core: other';
+		return /^crypto/.test(mod) ? 'Node.js core: crypto' : 'Node.js core: other';
 	}
-	if (url.includes('/.n8n/nodes/node_modules/n8n-nodes-sound-search/'))
-		return 'n8n-nodes-sound-search (this package)';
-	const match = /.*node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url);
-	if (!match) return 'other scripts';
-	const pkg = match[1];
+	const pkg = /.*node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1];
 	if (pkg === 'n8n-nodes-sound-search') return 'n8n-nodes-sound-search (this package)';
 	if (pkg === 'n8n-nodes-base')
-		return /HttpRequest/.test(url)
-			? 'n8n-nodes-base: HTTP Request node'
-			: 'n8n-nodes-base: other nodes';
-	return pkg;
+		return `n8n-nodes-base: ${/HttpRequest/.test(url) ? 'HTTP Request node' : 'other nodes'}`;
+	return pkg ?? 'other scripts';
 }
 
-/**
- * Inclusive time (the function and everything it called) of every function, keyed
- * "bucket: functionName"; recursion counted once per sample.
- */
-function inclusive(profile, byId) {
-	const parent = new Map();
-	for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-	const totals = new Map();
-	for (let i = 1; i < profile.samples.length; i++) {
-		const ms = (profile.timeDeltas[i] ?? 0) / 1000;
-		const seen = new Set();
-		for (
-			let id = profile.samples[i], depth = 0;
-			id !== undefined && depth < 2000;
-			id = parent.get(id), depth++
-		) {
-			const frame = byId.get(id)?.callFrame;
-			if (!frame || !frame.url) continue;
-			const key = `${bucketOf(frame.url, frame.functionName)}: ${frame.functionName || '(anonymous)'}`;
-			if (seen.has(key)) continue;
-			seen.add(key);
-			totals.set(key, (totals.get(key) ?? 0) + ms);
-		}
-	}
-	return totals;
-}
+const add = (totals, key, value) => totals.set(key, (totals.get(key) ?? 0) + value);
+/** A Map of totals as [{ [name]: key, [value]: total }], largest first. @returns {any[]} */
+const sortedBy = (totals, name, value) =>
+	[...totals].map(([k, v]) => ({ [name]: k, [value]: v })).sort((a, b) => b[value] - a[value]);
 
 /**
- * Self time by bucket of a V8 CPU profile.
+ * Self time by bucket, and the inclusive time (a function and everything it called, recursion
+ * counted once per sample) of the 150 costliest functions, of a V8 CPU profile. The first
+ * sample's delta covers the profiler's own start (hundreds of ms): left out.
  */
 function aggregate(profile) {
 	const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-	const totals = new Map();
+	const parent = new Map();
+	for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+	const [self, inclusive] = [new Map(), new Map()];
 	let totalMs = 0;
-	// The first sample's delta covers the profiler's own start (hundreds of ms): left out.
 	for (let i = 1; i < profile.samples.length; i++) {
-		const node = byId.get(profile.samples[i]);
 		const ms = (profile.timeDeltas[i] ?? 0) / 1000;
-		const bucket = bucketOf(node?.callFrame?.url, node?.callFrame?.functionName);
-		totals.set(bucket, (totals.get(bucket) ?? 0) + ms);
 		totalMs += ms;
+		add(self, bucketOf(byId.get(profile.samples[i])?.callFrame), ms);
+		const seen = new Set();
+		for (let id = profile.samples[i]; id !== undefined; id = parent.get(id)) {
+			const frame = byId.get(id)?.callFrame;
+			const key = frame?.url && `${bucketOf(frame)}: ${frame.functionName || '(anonymous)'}`;
+			if (key && !seen.has(key)) add(inclusive, key, ms);
+			seen.add(key);
+		}
 	}
-	const buckets = [...totals].map(([bucket, ms]) => ({ bucket, ms })).sort((a, b) => b.ms - a.ms);
-	const functions = [...inclusive(profile, byId)]
-		.map(([fn, ms]) => ({ fn, ms }))
-		.sort((a, b) => b.ms - a.ms)
-		.slice(0, 150);
 	const deltas = profile.timeDeltas.map((d) => d / 1000);
 	return {
 		totalMs,
@@ -88,87 +118,69 @@ function aggregate(profile) {
 		samples: profile.samples.length,
 		maxDeltaMs: Math.max(...deltas),
 		firstDeltaMs: deltas[0],
-		buckets,
-		functions,
+		buckets: sortedBy(self, 'bucket', 'ms'),
+		functions: sortedBy(inclusive, 'fn', 'ms').slice(0, 150),
 	};
 }
 
 /**
- * Profiles n8n around `run` (called `times` times in a row) and returns self time by bucket.
- * @param {any} session from inspectorSession
+ * Profiles n8n around each scenario (`run` called `times` times in a row).
  * @param {Array<{ label: string, times: number, run: () => Promise<void> }>} scenarios
  */
 async function profileScenarios(session, scenarios) {
 	const out = [];
 	await session.send('Profiler.enable');
 	await session.send('Profiler.setSamplingInterval', { interval: SAMPLING_INTERVAL_US });
-	for (const scenario of scenarios) {
+	for (const { label, times, run } of scenarios) {
 		await session.send('Profiler.start');
 		const t0 = performance.now();
-		for (let i = 0; i < scenario.times; i++) await scenario.run();
+		for (let i = 0; i < times; i++) await run();
 		const wallMs = performance.now() - t0;
 		const { profile } = await session.send('Profiler.stop');
-		out.push({ label: scenario.label, times: scenario.times, wallMs, ...aggregate(profile) });
+		out.push({ label, times, wallMs, ...aggregate(profile) });
 	}
 	await session.send('Profiler.disable');
 	return { samplingIntervalUs: SAMPLING_INTERVAL_US, scenarios: out };
 }
 
-const HEAP_POLL_MS = 5;
-const MAX_HEAP_POLLS = 200_000;
-const ALLOCATION_SAMPLING_BYTES = 16 * 1024;
-
-/** Sum of selfSize over a sampling heap profile's tree, in total and by bucket. */
+/** Bytes allocated in a sampling heap profile's tree, in total and by bucket, in KiB. */
 function allocationTotals(head) {
 	const byBucket = new Map();
 	let total = 0;
-	const stack = [head];
-	for (let guard = 0; stack.length > 0 && guard < 5_000_000; guard++) {
-		const node = stack.pop();
-		const size = node.selfSize ?? 0;
-		if (size > 0) {
-			const bucket = bucketOf(node.callFrame?.url, node.callFrame?.functionName);
-			byBucket.set(bucket, (byBucket.get(bucket) ?? 0) + size);
-			total += size;
-		}
-		for (const child of node.children ?? []) stack.push(child);
+	for (const stack = [head]; stack.length > 0; ) {
+		const { selfSize = 0, callFrame, children = [] } = stack.pop();
+		if (selfSize > 0) add(byBucket, bucketOf(callFrame), selfSize);
+		total += Math.max(0, selfSize);
+		stack.push(...children);
 	}
-	const buckets = [...byBucket]
-		.map(([bucket, bytes]) => ({ bucket, kb: bytes / 1024 }))
-		.sort((a, b) => b.kb - a.kb);
+	const buckets = sortedBy(byBucket, 'bucket', 'kb').map((b) => ({ ...b, kb: b.kb / 1024 }));
 	return { allocatedKb: total / 1024, allocatedBuckets: buckets.slice(0, 12) };
 }
 
 /**
- * The JavaScript heap n8n needs for `run`:
- * - allocated: every byte allocated during the run, garbage included (V8's sampling heap
- *   profiler with objects collected by minor and major GCs kept: a statistical estimate);
- * - peak: a forced garbage collection, the heap in use then (baseline), then
- *   Runtime.getHeapUsage polled every few ms during the run; peak minus baseline is a lower
- *   bound of the memory held at once (a collection between two polls hides what it freed).
- * @returns {Promise<object>}
+ * The JavaScript heap n8n needs for `run`. Allocated: every byte allocated during the run,
+ * garbage included (V8's sampling heap profiler, keeping what minor and major GCs collected: an
+ * estimate). Peak: after a forced collection, the heap in use (baseline), then polled every few
+ * ms during the run; peak minus baseline is a lower bound (a collection between two polls hides
+ * what it freed).
  */
 async function measureHeap(session, run) {
 	await session.send('HeapProfiler.enable');
 	await session.send('HeapProfiler.collectGarbage');
 	await session.send('HeapProfiler.collectGarbage');
 	const base = await session.send('Runtime.getHeapUsage');
-	let peakUsed = base.usedSize;
-	let peakTotal = base.totalSize;
-	let polls = 0;
-	let running = true;
+	let [peakUsed, peakTotal, polls, running] = [base.usedSize, base.totalSize, 0, true];
 	await session.send('HeapProfiler.startSampling', {
 		samplingInterval: ALLOCATION_SAMPLING_BYTES,
 		includeObjectsCollectedByMajorGC: true,
 		includeObjectsCollectedByMinorGC: true,
 	});
 	const poller = (async () => {
-		while (running && polls < MAX_HEAP_POLLS) {
+		while (running) {
 			const h = await session.send('Runtime.getHeapUsage');
+			[peakUsed, peakTotal] = [Math.max(peakUsed, h.usedSize), Math.max(peakTotal, h.totalSize)];
 			polls += 1;
-			peakUsed = Math.max(peakUsed, h.usedSize);
-			peakTotal = Math.max(peakTotal, h.totalSize);
-			await new Promise((resolve) => setTimeout(resolve, HEAP_POLL_MS));
+			await sleep(5);
 		}
 	})();
 	let sampled;
@@ -180,13 +192,10 @@ async function measureHeap(session, run) {
 		sampled = await session.send('HeapProfiler.stopSampling');
 	}
 	await session.send('HeapProfiler.disable');
-	return {
-		baseUsedKb: base.usedSize / 1024,
-		peakUsedKb: peakUsed / 1024,
-		peakTotalKb: peakTotal / 1024,
-		polls,
-		...allocationTotals(sampled.profile.head),
-	};
+	const [baseUsedKb, peakUsedKb, peakTotalKb] = [base.usedSize, peakUsed, peakTotal].map(
+		(b) => b / 1024,
+	);
+	return { baseUsedKb, peakUsedKb, peakTotalKb, polls, ...allocationTotals(sampled.profile.head) };
 }
 
-module.exports = { profileScenarios, measureHeap, bucketOf };
+module.exports = { inspectorSession, profileScenarios, measureHeap };

@@ -1,7 +1,7 @@
 'use strict';
 
-// Setting up what the benchmark measures: the reference services, the n8n user folder with the
-// package, credentials and workflows, their activation, and the versions for the report.
+// What the benchmark measures, set up: the reference services, the n8n user folder with the
+// package, credentials and workflows, and the versions for the report.
 
 const fs = require('node:fs');
 const path = require('node:path');
@@ -10,67 +10,53 @@ const { execFileSync } = require('node:child_process');
 const n8n = require('../test/harness/n8n');
 const { startReferenceService } = require('../test/harness/referenceService');
 const { REPO_ROOT } = require('../test/harness/packageTarball');
-const {
-	buildWorkflows,
-	credentialsFor,
-	HTTP_REQUEST_VERSION,
-	WEBHOOK_VERSION,
-} = require('./workflows');
+const workflows = require('./workflows');
 const { SCALE_SERVICE } = require('./phases/keylists');
 
 const API_KEY = 'bench-key';
+const SERVICES = ['timing', 'billing', 'scale'];
 
 /**
- * The three reference services: timing (cache off: every page is a fresh, charged reading for
- * every variant, so no variant gets cache hits the others made), billing (the default 60 s
- * cache), scale (keyword lists: cache off, 150 ms per answer). Each is stored in `into` as soon
- * as it runs, so that cleanup finds it.
+ * The three reference services: timing (cache off: every page a fresh, charged reading for every
+ * variant, so that no variant gets cache hits another made), billing (the default 60 s cache),
+ * scale (keyword lists: cache off, 150 ms per answer). Each is stored in `into` as soon as it
+ * runs, so that cleanup finds it.
  */
 async function startServices(into) {
-	const pages = { maxPageSize: 50, defaultPageSize: 20 };
-	into.timing = await startReferenceService({ keys: [API_KEY], cacheSeconds: 0, ...pages });
-	into.billing = await startReferenceService({ keys: [API_KEY], cacheSeconds: 60, ...pages });
+	const pages = { keys: [API_KEY], maxPageSize: 50, defaultPageSize: 20 };
+	into.timing = await startReferenceService({ ...pages, cacheSeconds: 0 });
+	into.billing = await startReferenceService({ ...pages, cacheSeconds: 60 });
 	into.scale = await startReferenceService({ keys: [API_KEY], ...SCALE_SERVICE });
 }
 
-/** Imports the credentials and all workflows (one CLI call each) into a fresh user folder. */
-async function prepareN8nFolder(tarball, services, pages) {
+/** A fresh user folder with the package, the credentials and all workflows imported. */
+async function prepareN8nFolder(tarball, services, { pagesQuery, pagesPageSize }) {
 	const folder = await n8n.createN8nUserFolder({ packageTarball: tarball });
-	const tags = ['timing', 'billing', 'scale'];
 	const creds = Object.fromEntries(
-		tags.map((tag) => [
+		SERVICES.map((tag) => [
 			tag,
-			credentialsFor({ serviceUrl: services[tag].url, apiKey: API_KEY, tag }),
+			workflows.credentialsFor({ serviceUrl: services[tag].url, apiKey: API_KEY, tag }),
 		]),
 	);
 	await n8n.importCredentials(
 		folder,
 		Object.values(creds).flatMap((c) => [c.soundSearch, c.headerAuth]),
 	);
-	/** @type {any} */
-	const urls = Object.fromEntries(tags.map((tag) => [tag, services[tag].url]));
-	const { workflows, paths } = buildWorkflows({
-		...urls,
-		creds,
-		pagesQuery: pages.pagesQuery,
-		pagesPageSize: pages.pageSize,
-	});
-	await n8n.importFile(folder, 'workflow', workflows, { throwOnFailure: true });
-	return { folder, workflows, paths };
+	const urls = {
+		timing: services.timing.url,
+		billing: services.billing.url,
+		scale: services.scale.url,
+	};
+	const all = workflows.buildWorkflows({ ...urls, creds, pagesQuery, pagesPageSize });
+	await n8n.importFile(folder, 'workflow', all, { throwOnFailure: true });
+	return { folder, workflows: all };
 }
 
-/** Activates (publishes) every workflow through the REST API, as the editor's toggle does. */
-async function activateAll(rest, workflows) {
-	for (const wf of workflows) await n8n.activateWorkflow(rest, wf.id);
-}
-
-/** How the installed package's credential authenticates requests (for the report's explanation). */
+/** How the installed package's credential authenticates requests (for the report's why). */
 function credentialAuthenticate(folder) {
-	const dist = path.join(folder, '.n8n/nodes/node_modules/n8n-nodes-sound-search/dist');
+	const dist = path.join(folder, '.n8n/nodes/node_modules', workflows.PACKAGE_NAME, 'dist');
 	try {
-		const { SoundSearchApi } = require(
-			path.join(dist, 'credentials/SoundSearchApi.credentials.js'),
-		);
+		const { SoundSearchApi } = require(`${dist}/credentials/SoundSearchApi.credentials.js`);
 		const auth = new SoundSearchApi().authenticate;
 		if (typeof auth === 'function') return { kind: 'function' };
 		return { kind: auth?.type ?? 'none', properties: auth?.properties ?? null };
@@ -79,58 +65,43 @@ function credentialAuthenticate(folder) {
 	}
 }
 
-const readJson = (file) => {
+/** The output of a command, or '' when it fails. */
+function run(cmd, args) {
 	try {
-		return JSON.parse(fs.readFileSync(file, 'utf8'));
-	} catch {
-		return {};
-	}
-};
-const run = (cmd, args) => {
-	try {
-		return execFileSync(cmd, args, {
-			cwd: REPO_ROOT,
-			encoding: 'utf8',
-			stdio: ['ignore', 'pipe', 'ignore'],
-		}).trim();
+		const stdio = /** @type {any} */ (['ignore', 'pipe', 'ignore']);
+		return execFileSync(cmd, args, { cwd: REPO_ROOT, encoding: 'utf8', stdio }).trim();
 	} catch {
 		return '';
+	}
+}
+const versionOf = (dir) => {
+	try {
+		return JSON.parse(fs.readFileSync(path.join(REPO_ROOT, dir, 'package.json'), 'utf8')).version;
+	} catch {
+		return undefined;
 	}
 };
 
 /** Versions of everything measured, for the report. */
 function versions(n8nPid) {
-	const host = (pkg) =>
-		readJson(path.join(REPO_ROOT, '.cache/n8n-host/node_modules', pkg, 'package.json')).version;
-	let n8nNode = 'unknown';
-	try {
-		n8nNode = run(fs.readlinkSync(`/proc/${n8nPid}/exe`), ['--version']) || 'unknown';
-	} catch {
-		// leave unknown
-	}
-	// Only what goes into the package counts (the benchmark's own files do not change the package).
+	const host = (pkg) => versionOf(`.cache/n8n-host/node_modules/${pkg}`);
+	const n8nNodeExe = run('readlink', [`/proc/${n8nPid}/exe`]);
+	// Only what goes into the package counts (the benchmark's own files do not change it).
 	const sources = ['nodes', 'credentials', 'icons', 'package.json', 'tsconfig.json'];
 	const dirty = run('git', ['status', '--porcelain', '--untracked-files=all', '--', ...sources]);
 	const commit = run('git', ['rev-parse', '--short', 'HEAD']) || 'unknown';
 	return {
-		package: readJson(path.join(REPO_ROOT, 'package.json')).version,
+		package: versionOf('.'),
 		commit: `${commit}${dirty ? ' (with uncommitted changes to the package sources)' : ''}`,
 		n8n: host('n8n'),
 		n8nCore: host('n8n-core'),
 		n8nNodesBase: host('n8n-nodes-base'),
 		benchNode: process.version,
-		n8nNode,
-		undici: readJson(path.join(REPO_ROOT, 'node_modules/undici/package.json')).version,
-		httpRequestVersion: HTTP_REQUEST_VERSION,
-		webhookVersion: WEBHOOK_VERSION,
+		n8nNode: (n8nNodeExe && run(n8nNodeExe, ['--version'])) || 'unknown',
+		undici: versionOf('node_modules/undici'),
+		httpRequestVersion: workflows.HTTP_REQUEST_VERSION,
+		webhookVersion: workflows.WEBHOOK_VERSION,
 	};
 }
 
-module.exports = {
-	API_KEY,
-	startServices,
-	prepareN8nFolder,
-	activateAll,
-	credentialAuthenticate,
-	versions,
-};
+module.exports = { API_KEY, startServices, prepareN8nFolder, credentialAuthenticate, versions };

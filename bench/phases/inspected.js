@@ -1,31 +1,29 @@
 'use strict';
 
 // The phases under n8n's inspector, after the timed ones: the JavaScript heap a Return All needs
-// (memory), and where n8n's time goes (CPU profile over a few runs of each variant).
+// (memory), and where n8n's time goes (a CPU profile over a few runs of each variant).
 
 const system = require('../system');
 const { measureHeap, profileScenarios } = require('../profile');
 const { checkDeadline, assert, rotate, callWorkflow } = require('./common');
-const { scaleQuery } = require('./scale');
+const { scaleQuery } = require('./time');
 const { postKeywords, KEYWORDS } = require('./keywords');
 
-/** @typedef {import('./common').Ctx} Ctx */
-
-async function heapRun(ctx, session, v, size) {
+async function heapRun(ctx, session, variant, size) {
 	system.resetPeak(ctx.n8nPid);
 	const before = system.memory(ctx.n8nPid);
-	/** @type {any} */
-	let r;
-	const heap = await measureHeap(session, async () => {
-		r = await callWorkflow(ctx, v, { query: { q: scaleQuery(size) } });
-	});
+	let r = { items: 0, unique: 0 };
+	const call = async () =>
+		void (r = await callWorkflow(ctx, variant, { query: { q: scaleQuery(size) } }));
+	const heap = await measureHeap(session, call);
 	const after = system.memory(ctx.n8nPid);
-	assert(r.items === size && r.unique === size, `memory ${v} ${size}: ${r.items} items`);
+	assert(r.items === size && r.unique === size, `memory ${variant} ${size}: ${r.items} items`);
 	await ctx.resetTiming();
+	const mib = (kb) => (kb / 1024).toFixed(1);
 	ctx.log(
-		`memory: ${v} ${size}: allocated ${(heap.allocatedKb / 1024).toFixed(1)} MiB, held at once +${((heap.peakUsedKb - heap.baseUsedKb) / 1024).toFixed(1)} MiB over ${(heap.baseUsedKb / 1024).toFixed(0)} MiB`,
+		`memory: ${variant} ${size}: allocated ${mib(heap.allocatedKb)} MiB, held at once +${mib(heap.peakUsedKb - heap.baseUsedKb)} MiB over ${(heap.baseUsedKb / 1024).toFixed(0)} MiB`,
 	);
-	return { variant: v, size, ...heap, rssBeforeKb: before?.rssKb, peakRssKb: after?.hwmKb };
+	return { variant, size, ...heap, rssBeforeKb: before?.rssKb, peakRssKb: after?.hwmKb };
 }
 
 async function memoryPhase(ctx, session) {
@@ -38,34 +36,31 @@ async function memoryPhase(ctx, session) {
 	// allocates for one-time work (expression compilation, code caches).
 	for (const v of variants) await heapRun(ctx, session, v, sizes[0]);
 	const runs = [];
-	for (let rep = 0; rep < reps; rep++) {
+	for (let rep = 0; rep < reps; rep++)
 		for (const size of sizes) {
 			checkDeadline(ctx);
 			for (const v of rotate(variants, rep))
 				runs.push({ rep: rep + 1, ...(await heapRun(ctx, session, v, size)) });
 		}
-	}
 	return { sizes, reps, runs };
 }
 
 async function profilePhase(ctx, session) {
 	const times = ctx.options.profileTimes;
-	const expected = ctx.pages * ctx.pageSize;
 	const returnAll = (v) => async () => {
 		const r = await callWorkflow(ctx, v);
-		assert(v === 'noop' || r.items === expected, `profile ${v}: ${r.items} items`);
+		assert(v === 'noop' || r.items === ctx.pages * ctx.pageSize, `profile ${v}: ${r.items} items`);
 	};
 	const keywords = (v) => async () => {
 		await ctx.billing.reset(); // cold cache, as in the timed keyword runs
-		await postKeywords(ctx, `keywords-${v}`, KEYWORDS);
+		await postKeywords(ctx, v, KEYWORDS);
 	};
 	const scenarios = [
 		...['node', 'http', 'noop'].map((label) => ({ label, times, run: returnAll(label) })),
-		...['node', 'http'].map((v) => ({ label: `keywords-${v}`, times, run: keywords(v) })),
+		...['keywords-node', 'keywords-http'].map((label) => ({ label, times, run: keywords(label) })),
 	];
-	ctx.log(
-		`profile: ${times} runs each of ${scenarios.map((s) => s.label).join(', ')} under the V8 sampling profiler`,
-	);
+	const labels = scenarios.map((s) => s.label).join(', ');
+	ctx.log(`profile: ${times} runs each of ${labels} under the V8 sampling profiler`);
 	const result = await profileScenarios(session, scenarios);
 	await ctx.resetTiming();
 	await ctx.billing.reset();

@@ -2,22 +2,19 @@
 
 // Keyword lists at service scale (issue 9): hundreds to thousands of input items, one search each
 // (Limit 10, one page), against a third reference service (cache off, 150 ms per answer) whose
-// capacity the node is not told. Three parts, every run on a freshly reset service:
-//   1. unlimited service, 200 and 1,000 keywords: the node (default options) against HTTP
-//      Request untuned (every item's request at once), interleaved rounds;
+// capacity the node is not told. Every run on a freshly reset service:
+//   1. unlimited service: the node (default options) against HTTP Request untuned (every item's
+//      request at once), interleaved rounds;
 //   2. the node with Max Calls in Flight 16 ... 256, on the unlimited and on the capped service,
 //      to choose the option's default from measurements;
-//   3. service capped at 4 calls in flight, 1,000 keywords: the node, HTTP Request untuned and
+//   3. service capped at 4 calls in flight, the big list: the node, HTTP Request untuned and
 //      HTTP Request with its Batching option tuned by hand.
-// Sizes come from the options (--smoke runs tiny ones); the workflows are in workflows.js, the
-// report section in report/keylists.js.
 
 const fs = require('node:fs');
 const path = require('node:path');
 
 const { callWebhook } = require('../client');
 const { foreignCpuMeter } = require('../system');
-const { f1 } = require('../report/format');
 const {
 	checkDeadline,
 	assert,
@@ -33,16 +30,12 @@ const { LIMIT, LATENCY_MS, CAPACITY, BATCH_INTERVALS_MS } = KEYLISTS;
 /** How run.js starts the service of this phase (reset() comes back to these settings). */
 const SCALE_SERVICE = { cacheSeconds: 0, latencyMs: LATENCY_MS };
 
-/** @typedef {import('./common').Ctx} Ctx */
-
-const keywordList = (n) => Array.from({ length: n }, (_, i) => `scale kw ${i}`);
-
-/** One run on a freshly reset service (capped to 4 in flight when asked); nothing asserted. */
-async function keylistRun(ctx, key, size, capped = false) {
+/** One run on a freshly reset service, capped to 4 in flight when asked; logged, not checked. */
+async function keylistRun(ctx, part, key, size, capped = false) {
 	checkDeadline(ctx);
 	await ctx.scale.reset(); // also back to the start settings: unlimited, 150 ms
 	if (capped) await ctx.scale.setCapacity({ capacity: CAPACITY, latencyMs: LATENCY_MS });
-	const keywords = keywordList(size);
+	const keywords = Array.from({ length: size }, (_, i) => `scale kw ${i}`);
 	const cpu0 = n8nCpuSeconds(ctx);
 	// Other processes' CPU during this run: the machine is shared, and n8n's CPU sets the pace.
 	const meter = foreignCpuMeter();
@@ -51,7 +44,8 @@ async function keylistRun(ctx, key, size, capped = false) {
 	const { foreignCores } = meter.stop();
 	const { calls, credits, mostInFlight, outcomes } = await ledgerSummary(ctx.scale);
 	const ok = r.status === 200;
-	return {
+	const rateLimited = outcomes.rate_limited ?? 0;
+	const run = {
 		key,
 		keywords: size,
 		capped,
@@ -63,10 +57,14 @@ async function keylistRun(ctx, key, size, capped = false) {
 		expected: expectedKeywordItems(keywords, LIMIT),
 		error: ok ? undefined : JSON.stringify(r.json).slice(0, 300),
 		calls,
-		rateLimited: outcomes.rate_limited ?? 0,
+		rateLimited,
 		credits,
 		mostInFlight,
 	};
+	ctx.log(
+		`keylists: ${part}: ${key} ${size}${capped ? ' capped' : ''}: ${r.status} in ${(r.ms / 1000).toFixed(1)} s, ${run.items} items, ${calls} calls, ${run.rateLimited} x 429`,
+	);
+	return run;
 }
 
 /** A run that must complete: every sound out, one answered (non-429) call per keyword. */
@@ -79,27 +77,17 @@ function complete(run) {
 	return run;
 }
 
-/** Runs, logs and returns one run (checked complete unless `check` is false). */
-async function logged(ctx, part, args, check = true) {
-	const r = await keylistRun(ctx, ...args);
-	ctx.log(
-		`keylists: ${part}: ${r.key} ${r.keywords}${r.capped ? ' capped' : ''}: ${r.status} in ${f1(r.ms / 1000)} s, ${r.items} items, ${r.calls} calls, ${r.rateLimited} x 429`,
-	);
-	return check ? complete(r) : r;
-}
-
 /** Part 1: interleaved rounds of node and HTTP Request, each size, after one warm-up each. */
 async function compareRuns(ctx, plan) {
-	for (const v of ['node', 'http']) complete(await keylistRun(ctx, `keylist-${v}`, plan.sizes[0]));
+	for (const v of ['node', 'http'])
+		complete(await keylistRun(ctx, 'warm-up', `keylist-${v}`, plan.sizes[0]));
 	const runs = [];
 	for (let round = 1; round <= plan.rounds; round++)
 		for (const size of plan.sizes)
-			for (const v of rotate(['node', 'http'], round))
-				runs.push({
-					round,
-					variant: v,
-					...(await logged(ctx, `round ${round}`, [`keylist-${v}`, size])),
-				});
+			for (const variant of rotate(['node', 'http'], round)) {
+				const run = await keylistRun(ctx, `round ${round}`, `keylist-${variant}`, size);
+				runs.push({ round, variant, ...complete(run) });
+			}
 	return runs;
 }
 
@@ -110,26 +98,21 @@ async function sweepRuns(ctx, plan) {
 		...plan.sweepCapped.map((m) => [m, true]),
 	];
 	const runs = [];
-	for (const [maxInFlight, capped] of bounds)
-		runs.push({
-			maxInFlight,
-			...(await logged(ctx, 'sweep', [`keylist-node-${maxInFlight}`, plan.big, capped])),
-		});
+	for (const [maxInFlight, capped] of bounds) {
+		const run = await keylistRun(ctx, 'sweep', `keylist-node-${maxInFlight}`, plan.big, capped);
+		runs.push({ maxInFlight, ...complete(run) });
+	}
 	return runs;
 }
 
 /** Part 3: capped service, the big list: node (must complete), HTTP Request untuned, batched. */
 async function cappedRuns(ctx, plan) {
-	const node = await logged(ctx, 'capped', ['keylist-node', plan.big, true]);
-	const http = await logged(ctx, 'capped', ['keylist-http', plan.big, true], false);
+	const node = complete(await keylistRun(ctx, 'capped', 'keylist-node', plan.big, true));
+	const http = await keylistRun(ctx, 'capped', 'keylist-http', plan.big, true);
 	const batched = [];
 	for (const interval of BATCH_INTERVALS_MS) {
-		const run = await logged(
-			ctx,
-			'capped',
-			[`keylist-http-batch-${interval}`, plan.big, true],
-			false,
-		);
+		const key = `keylist-http-batch-${interval}`;
+		const run = await keylistRun(ctx, 'capped', key, plan.big, true);
 		batched.push({ batchSize: CAPACITY, batchInterval: interval, ...run });
 		if (run.status === 200 && run.items === run.expected) break;
 	}
@@ -137,19 +120,14 @@ async function cappedRuns(ctx, plan) {
 }
 
 /**
- * The Max Calls in Flight default of the installed package (what "default options" ran with),
- * read from its built description: loading the node would need n8n-workflow, which the
- * installed package does not carry.
+ * The Max Calls in Flight default of the installed package, read from its built description:
+ * loading the node would need n8n-workflow, which the installed package does not carry.
  */
 function installedDefault(folder) {
-	const file = path.join(
-		folder,
-		'.n8n/nodes/node_modules',
-		PACKAGE_NAME,
-		'dist/nodes/SoundSearch/resources/sound/search.js',
-	);
+	const dist = path.join(folder, '.n8n/nodes/node_modules', PACKAGE_NAME, 'dist');
 	try {
-		const match = /name: 'maxInFlight',[\s\S]*?default: (\d+)/.exec(fs.readFileSync(file, 'utf8'));
+		const source = fs.readFileSync(`${dist}/nodes/SoundSearch/resources/sound/search.js`, 'utf8');
+		const match = /name: 'maxInFlight',[\s\S]*?default: (\d+)/.exec(source);
 		return match ? Number(match[1]) : null;
 	} catch {
 		return null;
@@ -162,23 +140,22 @@ async function keywordScalePhase(ctx) {
 		`keylists: ${plan.sizes.join(', ')} keywords x ${plan.rounds}, Max Calls in Flight, capped service`,
 	);
 	const meter = foreignCpuMeter();
-	const compare = await compareRuns(ctx, plan);
-	const sweep = await sweepRuns(ctx, plan);
-	const capped = await cappedRuns(ctx, plan);
+	const [compare, sweep, capped] = [
+		await compareRuns(ctx, plan),
+		await sweepRuns(ctx, plan),
+		await cappedRuns(ctx, plan),
+	];
 	const cpu = meter.stop();
 	await ctx.scale.reset();
-	const setup = {
-		limit: LIMIT,
-		latencyMs: LATENCY_MS,
-		capacity: CAPACITY,
-		big: plan.big,
-		batchIntervals: BATCH_INTERVALS_MS,
-		idealMs: (plan.big * LATENCY_MS) / CAPACITY,
-	};
+	const setup = { limit: LIMIT, latencyMs: LATENCY_MS, capacity: CAPACITY, big: plan.big };
+	const idealMs = (plan.big * LATENCY_MS) / CAPACITY;
+	const defaultMaxInFlight = installedDefault(ctx.folder);
 	return {
 		...setup,
+		batchIntervals: BATCH_INTERVALS_MS,
+		idealMs,
 		rounds: plan.rounds,
-		defaultMaxInFlight: installedDefault(ctx.folder),
+		defaultMaxInFlight,
 		compare,
 		sweep,
 		capped,

@@ -1,12 +1,19 @@
 'use strict';
 
-// Several input items: 50 keywords, one search each (Limit 50: one page), then repeats.
+// Against the billing service (its default 60 s cache). Credits: the Limit matrix and Return All
+// on both platforms, against the fewest calls that can do it. Keywords: 50 input items, one
+// search each (Limit 50: one page), then repeated keywords.
 
 const { floorKeywords } = require('../client');
 const { foreignCpuMeter } = require('../system');
 const { describeQuery, normalizeQuery } = require('../../reference-service/catalogue');
-const { assert, ledgerSummary, callWorkflow, interleaved } = require('./common');
+const { checkDeadline, assert, ledgerSummary, callWorkflow, interleaved } = require('./common');
+const { SERVICE_PAGE_CAP } = require('./time');
 
+const TOTAL = 173;
+const QUERY = 'credit matrix';
+const PRICES = { shortvideo: 1, photosocial: 2 };
+const PAGE_SIZES = { shortvideo: 50, photosocial: 20 };
 const KEYWORDS = (
 	'lofi,jazz,chill,ambient,piano,guitar,synthwave,house,techno,trap,drill,afrobeat,reggaeton,' +
 	'kpop,country,folk,blues,soul,funk,disco,metal,punk,indie,opera,orchestral,cinematic,epic,' +
@@ -14,6 +21,57 @@ const KEYWORDS = (
 	'wedding,birthday,christmas,halloween,meme,viral dance,slowed reverb,sped up,acoustic,remix'
 ).split(',');
 const LIMIT = 50;
+
+/** The Limits of the matrix for page size P: [label, limit]. */
+const limitsFor = (P) => [
+	['1', 1],
+	['page size - 1', P - 1],
+	['page size', P],
+	['page size + 1', P + 1],
+	['3 pages + 1', 3 * P + 1],
+	['all results exactly', TOTAL],
+	['more than all results', 1000],
+	['Return All', Infinity],
+];
+
+async function creditCase(ctx, platform, label, limit) {
+	checkDeadline(ctx);
+	await ctx.billing.reset();
+	await ctx.billing.setCatalogue({ query: QUERY, total: TOTAL });
+	const [all, pageSize, price] = [limit === Infinity, PAGE_SIZES[platform], PRICES[platform]];
+	const query = { q: QUERY, pageSize: String(pageSize), ...(all ? {} : { limit: String(limit) }) };
+	const r = await callWorkflow(ctx, `credits-${all ? 'all' : 'limit'}-${platform}`, { query });
+	const { calls, credits, outcomes } = await ledgerSummary(ctx.billing);
+	const expectedItems = Math.min(limit, TOTAL);
+	const got = `${r.items} items, expected ${expectedItems}`;
+	assert(
+		r.items === expectedItems && r.unique === expectedItems,
+		`credits ${platform} ${label}: ${got}`,
+	);
+	// The fewest calls that return the sounds asked for and know the search is done.
+	const minCalls = Math.max(1, Math.ceil(expectedItems / Math.min(pageSize, SERVICE_PAGE_CAP)));
+	const asked = {
+		platform,
+		price,
+		pageSize,
+		total: TOTAL,
+		label,
+		limit: all ? 'Return All' : limit,
+	};
+	const spent = { calls, minCalls, credits, minCredits: minCalls * price, outcomes };
+	return { ...asked, itemsOut: r.items, distinct: r.unique, expectedItems, ...spent, ms: r.ms };
+}
+
+async function creditsPhase(ctx) {
+	const cases = [];
+	for (const platform of Object.keys(PAGE_SIZES))
+		for (const [label, limit] of limitsFor(PAGE_SIZES[platform]))
+			cases.push(await creditCase(ctx, platform, String(label), Number(limit)));
+	await ctx.billing.reset();
+	const atMinimum = cases.filter((c) => c.credits === c.minCredits).length;
+	ctx.log(`credits: ${atMinimum}/${cases.length} cases at the minimum`);
+	return { cases, cap: SERVICE_PAGE_CAP, query: QUERY };
+}
 
 /** Sounds the reference service holds for these keywords, up to `limit` each. */
 function expectedKeywordItems(keywords, limit = LIMIT) {
@@ -30,35 +88,16 @@ async function postKeywords(ctx, key, keywords) {
 }
 
 async function keywordRun(ctx, variant, keywords) {
+	const floor = { serviceUrl: ctx.billing.url, apiKey: ctx.apiKey, keywords, limit: LIMIT };
 	const { ms, items } =
 		variant === 'floor'
-			? await floorKeywords({
-					serviceUrl: ctx.billing.url,
-					apiKey: ctx.apiKey,
-					keywords,
-					limit: LIMIT,
-				})
+			? await floorKeywords(floor)
 			: await postKeywords(ctx, `keywords-${variant}`, keywords);
 	const expected = expectedKeywordItems(keywords);
 	assert(items === expected, `keywords ${variant}: ${items} items, expected ${expected}`);
 	const distinctKeywords = new Set(keywords.map(normalizeQuery)).size;
-	return {
-		variant,
-		keywords: keywords.length,
-		distinctKeywords,
-		ms,
-		items,
-		...(await ledgerSummary(ctx.billing)),
-	};
-}
-
-/** Differences of the outcome counts (a ledger not reset in between). */
-function subtractOutcomes(after, before) {
-	return Object.fromEntries(
-		Object.entries(after)
-			.map(([k, v]) => [k, v - (before[k] ?? 0)])
-			.filter(([, d]) => d),
-	);
+	const ledger = await ledgerSummary(ctx.billing);
+	return { variant, keywords: keywords.length, distinctKeywords, ms, items, ...ledger };
 }
 
 /** (1) The same 50 keywords again within the cache window. (2) 10 keywords 5 times each. */
@@ -66,17 +105,20 @@ async function repeatRuns(ctx, v) {
 	const ten = KEYWORDS.slice(0, 10);
 	await ctx.billing.reset();
 	const cold = await keywordRun(ctx, v, KEYWORDS);
-	const warm = await keywordRun(ctx, v, KEYWORDS); // ledger not reset: subtract the cold run
+	const warm = await keywordRun(ctx, v, KEYWORDS); // the ledger not reset: less the cold run's
 	await ctx.billing.reset();
 	const dup = await keywordRun(
 		ctx,
 		v,
 		Array.from({ length: 50 }, (_, i) => ten[i % 10]),
 	);
+	const outcomes = Object.entries(warm.outcomes)
+		.map(([k, n]) => [k, n - (cold.outcomes[k] ?? 0)])
+		.filter(([, d]) => d);
 	const again = {
 		calls: warm.calls - cold.calls,
 		credits: warm.credits - cold.credits,
-		outcomes: subtractOutcomes(warm.outcomes, cold.outcomes),
+		outcomes: Object.fromEntries(outcomes),
 	};
 	return [
 		{
@@ -111,15 +153,8 @@ async function keywordsPhase(ctx) {
 	const cpu = meter.stop();
 	const repeats = [...(await repeatRuns(ctx, 'node')), ...(await repeatRuns(ctx, 'http'))];
 	await ctx.billing.reset();
-	return {
-		keywords: KEYWORDS,
-		limit: LIMIT,
-		rounds,
-		distinct,
-		repeats,
-		cpu,
-		minCreditsDistinct: KEYWORDS.length,
-	};
+	const minCreditsDistinct = KEYWORDS.length;
+	return { keywords: KEYWORDS, limit: LIMIT, rounds, distinct, repeats, cpu, minCreditsDistinct };
 }
 
-module.exports = { keywordsPhase, postKeywords, expectedKeywordItems, KEYWORDS };
+module.exports = { creditsPhase, keywordsPhase, postKeywords, expectedKeywordItems, KEYWORDS };

@@ -1,54 +1,53 @@
 'use strict';
 
-// Time: Return All over `pages` pages, (a) node, (b) HTTP Request, (c) no-op, (d) undici floor;
-// floor-new, (e): (d) with a new TCP connection per page, a supplementary figure that shows how
-// much of the per-page overhead is connection set-up (n8n's request helper opens one per request).
+// Return All through n8n. Time: `pages` pages by (a) the node, (b) HTTP Request, (c) a no-op
+// workflow, (d) an undici loop outside n8n, and (e), supplementary, (d) with a new TCP
+// connection per page (n8n's request helper opens one per request): how much of the per-page
+// overhead is connection set-up. Scale: 1,000 ... 10,000 sounds in pages of 50 (the service's
+// cap): wall time, n8n peak memory, items.
 
 const system = require('../system');
 const { summarize } = require('../stats');
-const { assert, ledgerSummary, n8nCpuSeconds, returnAll, interleaved } = require('./common');
+const {
+	assert,
+	rotate,
+	ledgerSummary,
+	n8nCpuSeconds,
+	returnAll,
+	interleaved,
+} = require('./common');
 
 const VARIANTS = ['node', 'http', 'noop', 'floor', 'floor-new'];
+const SCALE_VARIANTS = ['scale-node', 'scale-http', 'floor'];
+const SERVICE_PAGE_CAP = 50;
+const scaleQuery = (size) => `scale ${size}`;
 
 /** One checked run of a variant, with the CPU of n8n, the service and this process. */
 async function timedRun(ctx, variant) {
 	const expected = ctx.pages * ctx.pageSize;
-	const [n8nCpu0, svcCpu0, client0] = [
-		n8nCpuSeconds(ctx),
-		system.processCpuSeconds(ctx.timing.pid),
-		process.cpuUsage(),
-	];
+	const cpu0 = [n8nCpuSeconds(ctx), system.processCpuSeconds(ctx.timing.pid)];
+	const client0 = process.cpuUsage();
 	const { ms, items, unique } = await returnAll(ctx, variant, {
 		q: ctx.pagesQuery,
 		pageSize: ctx.pageSize,
 	});
 	const client = process.cpuUsage(client0);
-	const n8nCpuMs = (n8nCpuSeconds(ctx) - n8nCpu0) * 1000;
-	const serviceCpuMs = (system.processCpuSeconds(ctx.timing.pid) - svcCpu0) * 1000;
+	const [n8nCpuMs, serviceCpuMs] = [
+		n8nCpuSeconds(ctx),
+		system.processCpuSeconds(ctx.timing.pid),
+	].map((cpu, i) => (cpu - cpu0[i]) * 1000);
 	const ledger = await ledgerSummary(ctx.timing);
 	await ctx.resetTiming();
 	if (variant === 'noop') assert(ledger.calls === 0, `noop made ${ledger.calls} calls`);
 	else {
-		assert(
-			items === expected && unique === expected,
-			`${variant}: ${items} items (${unique} distinct), expected ${expected}`,
-		);
-		assert(
-			ledger.calls === ctx.pages && ledger.outcomes.ok === ctx.pages,
-			`${variant}: ${JSON.stringify(ledger)}, expected ${ctx.pages} fresh calls`,
-		);
+		const what = `${variant}: ${items} items (${unique} distinct), expected ${expected}`;
+		assert(items === expected && unique === expected, what);
+		const fresh = ledger.calls === ctx.pages && ledger.outcomes.ok === ctx.pages;
+		assert(fresh, `${variant}: ${JSON.stringify(ledger)}, expected ${ctx.pages} fresh calls`);
 	}
 	const clientCpuMs = (client.user + client.system) / 1000;
-	return {
-		variant,
-		ms,
-		n8nCpuMs,
-		serviceCpuMs,
-		clientCpuMs,
-		calls: ledger.calls,
-		credits: ledger.credits,
-		items: items ?? 0,
-	};
+	const { calls, credits } = ledger;
+	return { variant, ms, n8nCpuMs, serviceCpuMs, clientCpuMs, calls, credits, items: items ?? 0 };
 }
 
 async function timePhase(ctx) {
@@ -65,12 +64,10 @@ async function timePhase(ctx) {
 			ctx.log(`time: round ${r + 1}/${rounds} done`);
 		return run;
 	});
-	const medians = VARIANTS.map(
-		(v) =>
-			`${v} ${summarize(runs.filter((x) => x.variant === v).map((x) => x.ms)).median.toFixed(0)} ms`,
-	);
-	ctx.log(`time: medians ${medians.join(', ')}`);
+	const median = (v) => summarize(runs.filter((x) => x.variant === v).map((x) => x.ms)).median;
+	ctx.log(`time: medians ${VARIANTS.map((v) => `${v} ${median(v).toFixed(0)} ms`).join(', ')}`);
 	const { pages, pageSize, pagesQuery: query } = ctx;
+	const cpu = meter.stop();
 	return {
 		variants: VARIANTS,
 		pages,
@@ -79,38 +76,71 @@ async function timePhase(ctx) {
 		rounds,
 		warmup,
 		runs,
-		cpu: meter.stop(),
+		cpu,
 		loadBefore,
 		loadAfter: system.loadavg(),
 	};
 }
 
-/**
- * The timing phase, repeated (bounded) when other processes disturbed it: before each attempt,
- * unless asked not to, a bounded wait for other processes' CPU use to fall below the threshold.
- * The least disturbed attempt is reported, the others' runs kept with it.
- */
-async function timeWithRetries(ctx) {
-	const { busyRetries, maxForeignCores, waitQuietCpu } = ctx.options;
-	const attempts = [];
-	for (let attempt = 1; attempt <= 1 + busyRetries; attempt++) {
-		const quietBefore = waitQuietCpu
-			? await system.waitForQuietCpu(maxForeignCores, 300, ctx.log)
-			: null;
-		const t = { ...(await timePhase(ctx)), attempt, quietBefore };
-		attempts.push(t);
-		if (t.cpu.foreignCores < maxForeignCores) break;
-		ctx.log(
-			`time: attempt ${attempt} disturbed (other processes used ${t.cpu.foreignCores.toFixed(2)} cores)`,
-		);
-	}
-	const best = attempts.reduce((a, b) => (b.cpu.foreignCores < a.cpu.foreignCores ? b : a));
-	const summary = (t) => ({
-		attempt: t.attempt,
-		foreignCores: t.cpu.foreignCores,
-		runs: t === best ? undefined : t.runs,
+/** One Return All of `size` sounds, with n8n's peak memory (reset before) and CPU. */
+async function scaleRun(ctx, variant, size) {
+	const [q, pages] = [scaleQuery(size), Math.ceil(size / SERVICE_PAGE_CAP)];
+	const runnerPids = system.descendants(ctx.n8nPid);
+	const before = system.memory(ctx.n8nPid);
+	const peakResetWorked = system.resetPeak(ctx.n8nPid);
+	for (const pid of runnerPids) system.resetPeak(pid);
+	const cpu0 = n8nCpuSeconds(ctx);
+	const { ms, items, unique } = await returnAll(ctx, variant, {
+		q,
+		pageSize: SERVICE_PAGE_CAP,
+		query: { q },
 	});
-	return { ...best, attempts: attempts.map(summary) };
+	const n8nCpuMs = (n8nCpuSeconds(ctx) - cpu0) * 1000;
+	const after = system.memory(ctx.n8nPid);
+	const runnerPeakKb = runnerPids.reduce((sum, pid) => sum + (system.memory(pid)?.hwmKb ?? 0), 0);
+	const { calls } = await ledgerSummary(ctx.timing);
+	await ctx.resetTiming();
+	assert(
+		items === size && unique === size,
+		`${variant} ${size}: ${items} items (${unique} distinct)`,
+	);
+	assert(calls === pages, `${variant} ${size}: ${calls} calls, expected ${pages}`);
+	const memory = { rssBeforeKb: before?.rssKb, peakKb: after?.hwmKb, rssAfterKb: after?.rssKb };
+	const runner = { runnerPids: runnerPids.length, runnerPeakKb };
+	return {
+		variant,
+		size,
+		pages,
+		ms,
+		n8nCpuMs,
+		items,
+		calls,
+		...memory,
+		peakResetWorked,
+		...runner,
+	};
 }
 
-module.exports = { timeWithRetries };
+async function scalePhase(ctx) {
+	const { scaleSizes: sizes, scaleReps: reps } = ctx.options;
+	ctx.log(
+		`scale: sizes ${sizes.join(', ')}, ${reps} repetition(s), variants ${SCALE_VARIANTS.join(', ')}`,
+	);
+	// One untimed run of each variant at the smallest size: the workflows' first production runs.
+	for (const v of SCALE_VARIANTS) await scaleRun(ctx, v, sizes[0]);
+	const meter = system.foreignCpuMeter();
+	const runs = [];
+	for (let rep = 0; rep < reps; rep++)
+		for (const size of sizes) {
+			const variants = rotate(SCALE_VARIANTS, rep);
+			const done = await interleaved(ctx, 1, variants, (v) => scaleRun(ctx, v, size));
+			runs.push(...done.map((run) => ({ rep: rep + 1, ...run })));
+			for (const r of done.filter((x) => x.variant !== 'floor'))
+				ctx.log(
+					`scale: ${r.variant} ${size}: ${r.ms.toFixed(0)} ms, peak ${((r.peakKb ?? NaN) / 1024).toFixed(0)} MiB`,
+				);
+		}
+	return { sizes, reps, pageSize: SERVICE_PAGE_CAP, runs, cpu: meter.stop() };
+}
+
+module.exports = { timePhase, scalePhase, scaleQuery, SERVICE_PAGE_CAP };

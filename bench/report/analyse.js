@@ -140,7 +140,7 @@ const CATEGORIES = [
 /** @param {string} bucket @returns {string} */
 function categorise(bucket) {
 	const hit = CATEGORIES.find(([, pattern]) => /** @type {RegExp} */ (pattern).test(bucket));
-	return hit ? (hit[0] ?? bucket) : 'other packages and native functions';
+	return hit ? /** @type {string} */ (hit[0] ?? bucket) : 'other packages and native functions';
 }
 
 function analyseProfile(profile) {

@@ -8,6 +8,7 @@ const { categorise } = require('./analyse');
 const FORMATS = { f0, f1, f2, f3, json: (x) => JSON.stringify(x) };
 /** Columns written as 'header=key' or 'header=key:format', separated by ', '. */
 function cols(spec) {
+	/** @type {Record<string, (row: any) => string>} */
 	const cells = {};
 	for (const [header, field] of spec.split(', ').map((c) => c.split('='))) {
 		const [key, format] = field.split(':');
