@@ -105,42 +105,32 @@ function keywordRatio(k) {
 	return median(rounds.map(ratio).filter(Number.isFinite));
 }
 
-/** Profile buckets grouped into the categories the report explains (null: the bucket itself). */
-const CATEGORIES = [
-	[
-		'Expression engine (isolated-vm sandbox)',
+/** Profile buckets grouped into the categories the report explains, first match wins. */
+const CATEGORIES = {
+	'Expression engine (isolated-vm sandbox)':
 		/evalClosureSync|isolated-vm|expression-runtime|@n8n\/tournament|^native: (Isolate|createContext|Reference|ExternalCopy|Script|compileScript)/,
-	],
-	['n8n-workflow (parameters, expressions, data helpers)', /^n8n-workflow$/],
-	[
-		'HTTP client (axios, Node.js http/net)',
+	'n8n-workflow (parameters, expressions, data helpers)': /^n8n-workflow$/,
+	'HTTP client (axios, Node.js http/net)':
 		/^(axios|follow-redirects|form-data|proxy-from-env|@n8n\/backend-network)$|http\/net|^native: (connect|writev|writeUtf8String|writeLatin1String|writeBuffer|close|getaddrinfo)/,
-	],
-	[
-		'Database (credential reads, execution records)',
+	'Database (credential reads, execution records)':
 		/typeorm|sqlite3|^tarn$|^native: Backup|^native: (Statement|Database|run|all|get|each|exec|execute)$/,
-	],
-	[
-		'Crypto (credential decryption)',
+	'Crypto (credential decryption)':
 		/^Node\.js core: crypto|^native: (CipherBase|HKDFJob|Hash|Hmac|digest|update|final)$/,
-	],
-	[
-		'Node.js core (promises, timers, other)',
+	'Node.js core (promises, timers, other)':
 		/^Node\.js core: other$|^native: (runMicrotasks|getLibuvNow|Callback)/,
-	],
-	['n8n-core (routing engine, request helpers)', /^n8n-core$/],
-	['this package (n8n-nodes-sound-search)', /^n8n-nodes-sound-search \(this package\)$/],
-	[null, /^n8n-nodes-base/],
-	['V8 garbage collector', /^V8 garbage collector$/],
-	['V8/native, unattributed (program)', /^V8\/native \(program\)$/],
-	['(idle: waiting for the network)', /^\(idle\)$/],
-	['n8n (server, webhook, execution lifecycle)', /^n8n$/],
-];
+	'n8n-core (routing engine, request helpers)': /^n8n-core$/,
+	'this package (n8n-nodes-sound-search)': /^n8n-nodes-sound-search \(this package\)$/,
+	'': /^n8n-nodes-base/, // a category of its own: the bucket itself
+	'V8 garbage collector': /^V8 garbage collector$/,
+	'V8/native, unattributed (program)': /^V8\/native \(program\)$/,
+	'(idle: waiting for the network)': /^\(idle\)$/,
+	'n8n (server, webhook, execution lifecycle)': /^n8n$/,
+};
 
 /** @param {string} bucket @returns {string} */
 function categorise(bucket) {
-	const hit = CATEGORIES.find(([, pattern]) => /** @type {RegExp} */ (pattern).test(bucket));
-	return hit ? /** @type {string} */ (hit[0] ?? bucket) : 'other packages and native functions';
+	const hit = Object.entries(CATEGORIES).find(([, pattern]) => pattern.test(bucket));
+	return hit ? hit[0] || bucket : 'other packages and native functions';
 }
 
 function analyseProfile(profile) {
