@@ -1,24 +1,26 @@
 'use strict';
 
-// Options of `npm run bench -- [options]` (node bench/run.js [options]):
-//   --smoke                 every phase at a tiny size (about a minute): checks that the benchmark
-//                           runs; writes .cache/bench/smoke.md, not BENCHMARKS.md; exits non-zero
-//                           if a phase fails
-//   --rounds N              timing rounds (default 40)
-//   --warmup N              warm-up rounds (default 5)
-//   --out FILE              report path (default BENCHMARKS.md at the repo root)
-//   --max-load X            wait for a 1-minute load average below X before starting (0.7)
-//   --wait-load-seconds S   how long to wait for that at most (default 600; --smoke 0)
-//   --deadline-minutes M    hard bound on the whole run (default 40)
-//   --phases LIST           run only these of time,scale,credits,keywords,keylists,memory,profile
-//   --tarball FILE          benchmark this package tarball instead of packing the working tree
-//   --help                  this list
+// The options of bench/run.js, and the sizes of a full run and of --smoke.
 
 const path = require('node:path');
 const { parseArgs } = require('node:util');
 const { REPO_ROOT } = require('../test/harness/packageTarball');
 
 const CACHE = path.join(REPO_ROOT, '.cache', 'bench');
+const USAGE = `Usage: npm run bench -- [options], or node bench/run.js [options]
+  --smoke                 every phase at a tiny size (about a minute): checks that the benchmark
+                          runs; writes .cache/bench/smoke.md, not BENCHMARKS.md; exits non-zero
+                          if a phase fails
+  --rounds N              timing rounds (default 40)
+  --warmup N              warm-up rounds (default 5)
+  --out FILE              report path (default BENCHMARKS.md at the repo root)
+  --max-load X            wait for a 1-minute load average below X before starting (0.7)
+  --wait-load-seconds S   how long to wait for that at most (default 600; --smoke 0)
+  --deadline-minutes M    hard bound on the whole run (default 40)
+  --phases LIST           run only these of time,scale,credits,keywords,keylists,memory,profile
+  --tarball FILE          benchmark this package tarball instead of packing the working tree
+  --help                  this list
+`;
 
 /** Sizes: [full run, --smoke]. */
 const SIZES = {
@@ -86,4 +88,4 @@ function readOptions(argv) {
 	};
 }
 
-module.exports = { readOptions, CACHE };
+module.exports = { readOptions, CACHE, USAGE };

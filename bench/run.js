@@ -11,7 +11,7 @@ const path = require('node:path');
 const n8n = require('../test/harness/n8n');
 const { packageTarball, REPO_ROOT } = require('../test/harness/packageTarball');
 const setup = require('./setup');
-const { readOptions, CACHE } = require('./options');
+const { readOptions, CACHE, USAGE } = require('./options');
 const system = require('./system');
 const { closeClients } = require('./client');
 const { writeReport } = require('./report');
@@ -112,16 +112,7 @@ async function runPhases(ctx) {
 
 async function main() {
 	const options = readOptions(process.argv.slice(2));
-	if (options.help) {
-		const header = fs.readFileSync(require.resolve('./options'), 'utf8').split('\n').slice(2);
-		const comment = header.slice(
-			0,
-			header.findIndex((line) => !line.startsWith('//')),
-		);
-		return void process.stdout.write(
-			`${comment.map((l) => l.replace(/^\/\/ ?/, '')).join('\n')}\n`,
-		);
-	}
+	if (options.help) return void process.stdout.write(USAGE);
 	const started = Date.now();
 	const machine = system.machine();
 	log(
