@@ -111,13 +111,9 @@ function aggregate(profile) {
 			seen.add(key);
 		}
 	}
-	const deltas = profile.timeDeltas.map((d) => d / 1000);
 	return {
 		totalMs,
-		spanMs: (profile.endTime - profile.startTime) / 1000,
 		samples: profile.samples.length,
-		maxDeltaMs: Math.max(...deltas),
-		firstDeltaMs: deltas[0],
 		buckets: sortedBy(self, 'bucket', 'ms'),
 		functions: sortedBy(inclusive, 'fn', 'ms').slice(0, 150),
 	};
@@ -169,7 +165,7 @@ async function measureHeap(session, run) {
 	await session.send('HeapProfiler.collectGarbage');
 	await session.send('HeapProfiler.collectGarbage');
 	const base = await session.send('Runtime.getHeapUsage');
-	let [peakUsed, peakTotal, polls, running] = [base.usedSize, base.totalSize, 0, true];
+	let [peakUsed, running] = [base.usedSize, true];
 	await session.send('HeapProfiler.startSampling', {
 		samplingInterval: ALLOCATION_SAMPLING_BYTES,
 		includeObjectsCollectedByMajorGC: true,
@@ -178,8 +174,7 @@ async function measureHeap(session, run) {
 	const poller = (async () => {
 		while (running) {
 			const h = await session.send('Runtime.getHeapUsage');
-			[peakUsed, peakTotal] = [Math.max(peakUsed, h.usedSize), Math.max(peakTotal, h.totalSize)];
-			polls += 1;
+			peakUsed = Math.max(peakUsed, h.usedSize);
 			await sleep(5);
 		}
 	})();
@@ -192,10 +187,8 @@ async function measureHeap(session, run) {
 		sampled = await session.send('HeapProfiler.stopSampling');
 	}
 	await session.send('HeapProfiler.disable');
-	const [baseUsedKb, peakUsedKb, peakTotalKb] = [base.usedSize, peakUsed, peakTotal].map(
-		(b) => b / 1024,
-	);
-	return { baseUsedKb, peakUsedKb, peakTotalKb, polls, ...allocationTotals(sampled.profile.head) };
+	const [baseUsedKb, peakUsedKb] = [base.usedSize / 1024, peakUsed / 1024];
+	return { baseUsedKb, peakUsedKb, ...allocationTotals(sampled.profile.head) };
 }
 
 module.exports = { inspectorSession, profileScenarios, measureHeap };

@@ -113,7 +113,6 @@ async function runPhases(ctx) {
 async function main() {
 	const options = readOptions(process.argv.slice(2));
 	if (options.help) return void process.stdout.write(USAGE);
-	const started = Date.now();
 	const machine = system.machine();
 	log(
 		`machine: ${machine.cores} cores, ${machine.cpuModel}, ${machine.memoryGiB.toFixed(1)} GiB; load ${system.loadavg().join(' ')}`,
@@ -142,13 +141,11 @@ async function main() {
 		versions: setup.versions(pid),
 		n8nMemoryAfterStart: system.memory(pid),
 		phases: await runPhases(ctx),
-		n8nMemoryAtEnd: system.memory(pid),
 		loadAtEnd: system.loadavg(),
 		wallSeconds: (Date.now() - runStart) / 1000,
-		totalSeconds: (Date.now() - started) / 1000,
 		finishedAt: new Date().toISOString(),
-		stopped: await stopAll(),
 	};
+	await stopAll();
 	// The raw results (gitignored) let `node bench/report.js` render the report again.
 	fs.mkdirSync(CACHE, { recursive: true });
 	fs.writeFileSync(options.raw, JSON.stringify(results));

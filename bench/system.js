@@ -61,7 +61,7 @@ function descendants(/** @type {number} */ pid) {
 	const pids = fs.readdirSync('/proc').filter((entry) => /^\d+$/.test(entry));
 	const parents = pids.map((entry) => [Number(entry), Number(statFields(entry)?.[1])]);
 	const out = [pid];
-	for (let i = 0; i < out.length; i++)
+	for (let i = 0; i < out.length && out.length < 10_000; i++)
 		for (const [child, ppid] of parents) if (ppid === out[i]) out.push(child);
 	return out.slice(1);
 }
@@ -94,7 +94,7 @@ function foreignCpuMeter() {
 			const seconds = (end.t - start.t) / 1000;
 			const busy = end.busy - start.busy;
 			const foreignCores = Math.max(0, busy - ours) / seconds;
-			return { seconds, busyCores: busy / seconds, oursCores: ours / seconds, foreignCores };
+			return { oursCores: ours / seconds, foreignCores };
 		},
 	};
 }

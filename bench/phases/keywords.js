@@ -59,7 +59,7 @@ async function creditCase(ctx, platform, label, limit) {
 		limit: all ? 'Return All' : limit,
 	};
 	const spent = { calls, minCalls, credits, minCredits: minCalls * price, outcomes };
-	return { ...asked, itemsOut: r.items, distinct: r.unique, expectedItems, ...spent, ms: r.ms };
+	return { ...asked, itemsOut: r.items, ...spent, ms: r.ms };
 }
 
 async function creditsPhase(ctx) {
@@ -126,7 +126,6 @@ async function repeatRuns(ctx, v) {
 			...warm,
 			...again,
 			minCredits: 0,
-			coldMs: cold.ms,
 		},
 		{ case: '10 keywords x 5 in one run', ...dup, minCredits: ten.length },
 	];

@@ -46,8 +46,15 @@ async function timedRun(ctx, variant) {
 		assert(fresh, `${variant}: ${JSON.stringify(ledger)}, expected ${ctx.pages} fresh calls`);
 	}
 	const clientCpuMs = (client.user + client.system) / 1000;
-	const { calls, credits } = ledger;
-	return { variant, ms, n8nCpuMs, serviceCpuMs, clientCpuMs, calls, credits, items: items ?? 0 };
+	return {
+		variant,
+		ms,
+		n8nCpuMs,
+		serviceCpuMs,
+		clientCpuMs,
+		calls: ledger.calls,
+		items: items ?? 0,
+	};
 }
 
 async function timePhase(ctx) {
@@ -56,7 +63,6 @@ async function timePhase(ctx) {
 		`time: warm-up ${warmup} rounds, then ${rounds} interleaved rounds of ${VARIANTS.join(', ')}`,
 	);
 	await interleaved(ctx, warmup, VARIANTS, (v) => timedRun(ctx, v));
-	const loadBefore = system.loadavg();
 	const meter = system.foreignCpuMeter();
 	const runs = await interleaved(ctx, rounds, VARIANTS, async (v, r, position) => {
 		const run = { round: r + 1, position: position + 1, ...(await timedRun(ctx, v)) };
@@ -66,19 +72,15 @@ async function timePhase(ctx) {
 	});
 	const median = (v) => summarize(runs.filter((x) => x.variant === v).map((x) => x.ms)).median;
 	ctx.log(`time: medians ${VARIANTS.map((v) => `${v} ${median(v).toFixed(0)} ms`).join(', ')}`);
-	const { pages, pageSize, pagesQuery: query } = ctx;
 	const cpu = meter.stop();
 	return {
 		variants: VARIANTS,
-		pages,
-		pageSize,
-		query,
+		pages: ctx.pages,
+		pageSize: ctx.pageSize,
 		rounds,
 		warmup,
 		runs,
 		cpu,
-		loadBefore,
-		loadAfter: system.loadavg(),
 	};
 }
 
@@ -87,8 +89,7 @@ async function scaleRun(ctx, variant, size) {
 	const [q, pages] = [scaleQuery(size), Math.ceil(size / SERVICE_PAGE_CAP)];
 	const runnerPids = system.descendants(ctx.n8nPid);
 	const before = system.memory(ctx.n8nPid);
-	const peakResetWorked = system.resetPeak(ctx.n8nPid);
-	for (const pid of runnerPids) system.resetPeak(pid);
+	for (const pid of [ctx.n8nPid, ...runnerPids]) system.resetPeak(pid);
 	const cpu0 = n8nCpuSeconds(ctx);
 	const { ms, items, unique } = await returnAll(ctx, variant, {
 		q,
@@ -106,7 +107,6 @@ async function scaleRun(ctx, variant, size) {
 	);
 	assert(calls === pages, `${variant} ${size}: ${calls} calls, expected ${pages}`);
 	const memory = { rssBeforeKb: before?.rssKb, peakKb: after?.hwmKb, rssAfterKb: after?.rssKb };
-	const runner = { runnerPids: runnerPids.length, runnerPeakKb };
 	return {
 		variant,
 		size,
@@ -116,8 +116,7 @@ async function scaleRun(ctx, variant, size) {
 		items,
 		calls,
 		...memory,
-		peakResetWorked,
-		...runner,
+		runnerPeakKb,
 	};
 }
 

@@ -85,7 +85,6 @@ function analyseMemory(memory) {
 		ownKb: medianOf(runs, own),
 		needKb: medianOf(runs, (r) => r.peakUsedKb - r.baseUsedKb),
 		baseKb: medianOf(runs, (r) => r.baseUsedKb),
-		peakTotalKb: maxOf(runs, (r) => r.peakTotalKb),
 		peakRssKb: maxOf(runs, (r) => r.peakRssKb),
 	});
 	return series(memory, row, (v, xs, ys) => ({
