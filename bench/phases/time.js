@@ -25,17 +25,12 @@ const scaleQuery = (size) => `scale ${size}`;
 /** One checked run of a variant, with the CPU of n8n, the service and this process. */
 async function timedRun(ctx, variant) {
 	const expected = ctx.pages * ctx.pageSize;
-	const cpu0 = [n8nCpuSeconds(ctx), system.processCpuSeconds(ctx.timing.pid)];
-	const client0 = process.cpuUsage();
-	const { ms, items, unique } = await returnAll(ctx, variant, {
-		q: ctx.pagesQuery,
-		pageSize: ctx.pageSize,
-	});
+	const cpu = () => [n8nCpuSeconds(ctx), system.processCpuSeconds(ctx.timing.pid)];
+	const [cpu0, client0] = [cpu(), process.cpuUsage()];
+	const search = { q: ctx.pagesQuery, pageSize: ctx.pageSize };
+	const { ms, items, unique } = await returnAll(ctx, variant, search);
 	const client = process.cpuUsage(client0);
-	const [n8nCpuMs, serviceCpuMs] = [
-		n8nCpuSeconds(ctx),
-		system.processCpuSeconds(ctx.timing.pid),
-	].map((cpu, i) => (cpu - cpu0[i]) * 1000);
+	const [n8nCpuMs, serviceCpuMs] = cpu().map((seconds, i) => (seconds - cpu0[i]) * 1000);
 	const ledger = await ledgerSummary(ctx.timing);
 	await ctx.resetTiming();
 	if (variant === 'noop') assert(ledger.calls === 0, `noop made ${ledger.calls} calls`);
