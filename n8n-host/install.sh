@@ -23,10 +23,12 @@ elapsed() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'
 
 pin="$(node -p 'require("./package.json").dependencies.n8n')"
 stamp="node_modules/.n8n-host-install-stamp"
-# The stamp ties a completed install to the pin, the Node major and the manifest + lockfile.
+# The stamp ties a completed install to the pin, the Node major and the manifest + lockfile as
+# committed in n8n-host/<line>/: `npm install` rewrites the copy here, so a stamp read from the
+# copy never matched again and every call reinstalled n8n.
 stamp_value() {
   echo "n8n@$pin node@$(node -p 'process.versions.node.split(".")[0]')" \
-    "$(cat package.json package-lock.json 2>/dev/null | sha256sum | cut -c1-16)"
+    "$(cat "$N8N_HOST_DIR/$line/package.json" "$N8N_HOST_DIR/$line/package-lock.json" 2>/dev/null | sha256sum | cut -c1-16)"
 }
 
 installed_version() {
