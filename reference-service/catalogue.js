@@ -5,6 +5,7 @@
 // stable ids and titles; only timestamps and signed cover links change between readings.
 
 const { randomBytes } = require('node:crypto');
+const { postCountOn, scriptKey } = require('./trends');
 
 const PLATFORMS = ['shortvideo', 'photosocial'];
 /** The fields of a sound item, in the order the service sends them (spec 2.3). */
@@ -72,10 +73,10 @@ function describeQuery(platform, query, overrides) {
 /**
  * Reads one page of the catalogue, as taken at `readingMs` on the service's `day`.
  * @param {{platform: string, query: string, offset: number, limit: number, readingMs: number,
- *   overrides: Map<string, QueryEntry>, day?: number}} request
+ *   overrides: Map<string, QueryEntry>, day?: number, trends?: Map<string, object>}} request
  * @returns {{availabilityStatus: string | null, items: object[], hasMore: boolean}}
  */
-function readPage({ platform, query, offset, limit, readingMs, overrides, day = 0 }) {
+function readPage({ platform, query, offset, limit, readingMs, overrides, day = 0, trends }) {
 	const { total, availabilityStatus, added = 0 } = describeQuery(platform, query, overrides);
 	if (availabilityStatus) return { availabilityStatus, items: [], hasMore: false };
 	const end = Math.min(total + added, offset + limit);
@@ -83,12 +84,13 @@ function readPage({ platform, query, offset, limit, readingMs, overrides, day = 
 	for (let position = offset; position < end; position++) {
 		// Sounds added later (newest first) come before the original ones, with ids of their own.
 		const index = position < added ? total + (added - 1 - position) : position - added;
-		items.push(buildItem(platform, query, index, readingMs, day));
+		const script = trends?.get(scriptKey(query, index));
+		items.push(buildItem(platform, query, index, readingMs, day, script));
 	}
 	return { availabilityStatus: null, items, hasMore: end < total + added };
 }
 
-function buildItem(platform, query, index, readingMs, day) {
+function buildItem(platform, query, index, readingMs, day, script) {
 	const [lead, digits] = ID_LAYOUT[platform];
 	const seed = BigInt(fnv1a32(`id:${platform}:${query}`)) * BigInt(1000000007) * BigInt(1000003);
 	const id = (seed + BigInt(index) * ID_STEP) % BigInt(`1${'0'.repeat(digits)}`);
@@ -99,14 +101,14 @@ function buildItem(platform, query, index, readingMs, day) {
 	// The photo-and-video platform reports only ids and titles (spec 2.3).
 	const extra =
 		platform === 'shortvideo'
-			? richFields(soundId, hash, readingMs, day)
+			? richFields(soundId, hash, readingMs, day, script)
 			: { authorName: null, postCount: null, durationSeconds: null, url: null, coverUrl: null };
 	// To the second, as in the spec's samples.
 	const fetchedAt = new Date(readingMs).toISOString().replace(/\.\d{3}Z$/, 'Z');
 	return { soundId, title, ...extra, fetchedAt, cached: false, cacheAgeSeconds: 0 };
 }
 
-function richFields(soundId, hash, readingMs, day) {
+function richFields(soundId, hash, readingMs, day, script) {
 	const expires = Math.floor(readingMs / 1000) + COVER_LIFETIME_SECONDS;
 	const signature = randomBytes(16).toString('hex');
 	const cover = `https://covers.sandbox.invalid/shortvideo/${soundId}.jpg?x-expires=${expires}&x-signature=${signature}`;
@@ -117,7 +119,7 @@ function richFields(soundId, hash, readingMs, day) {
 	const growth = DAILY_GROWTH[(fnv1a32(`growth:${hash}`) >>> 16) % DAILY_GROWTH.length];
 	return {
 		authorName: AUTHORS[(hash >>> 3) % AUTHORS.length],
-		postCount: Math.round(((stats >>> 8) % 500000) * (1 + growth) ** day),
+		postCount: postCountOn(day, (stats >>> 8) % 500000, growth, script),
 		durationSeconds: 5 + (stats % 176),
 		url: media(`sandbox-audio/${soundId}`, audio, 0),
 		coverUrl: media(`sandbox-cover/${soundId}`, [cover], 720),

@@ -8,6 +8,7 @@ const { buffer } = require('node:stream/consumers');
 const { PLATFORMS, describeQuery, normalizeQuery, overrideKey } = require('./catalogue');
 const { parseFaults } = require('./faults');
 const { check, isObject } = require('./answers');
+const { setTrend } = require('./trendControl');
 
 const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -19,6 +20,7 @@ const CONTROL_ROUTES = {
 	'/__sandbox/catalogue': { method: 'POST', handle: setOverride },
 	'/__sandbox/faults': { method: 'POST', handle: addFaults },
 	'/__sandbox/time': { method: 'POST', handle: passTime },
+	'/__sandbox/trends': { method: 'POST', handle: setTrend },
 	'/__sandbox/capacity': {
 		method: 'POST',
 		handle: (state, body) => state.capacity.configure(body),
@@ -33,7 +35,7 @@ function ledgerReport({ ledger, capacity }) {
 
 function reset(state) {
 	for (const list of [state.ledger, state.faults]) list.length = 0;
-	for (const map of [state.cache, state.overrides]) map.clear();
+	for (const map of [state.cache, state.overrides, state.trends ?? new Map()]) map.clear();
 	state.day = 0;
 	state.capacity.reset();
 	return { ok: true };
@@ -68,7 +70,8 @@ function setOverride(state, body) {
  */
 function passTime(state, body) {
 	const days = body.days ?? 0;
-	check(Number.isInteger(days) && days >= 0, 'days must be an integer >= 0');
+	// Fractions too: a trend test polls every few hours.
+	check(Number.isFinite(days) && days >= 0, 'days must be a number >= 0');
 	const newSounds = body.newSounds ?? {};
 	check(isObject(newSounds), 'newSounds must be an object of query: count');
 	for (const [raw, count] of Object.entries(newSounds)) {

@@ -73,8 +73,9 @@ function lookup({ platform, query }, { limit, offset }, state) {
 	const key = JSON.stringify([platform, query, limit, offset]);
 	const hit = state.cache.find(key, nowMs);
 	if (hit) return pageAnswer(hit.reading, hit.ageSeconds);
-	const { overrides, day } = state;
-	const page = readPage({ platform, query, offset, limit, readingMs: nowMs, overrides, day });
+	const { overrides, day, trends } = state;
+	const request = { platform, query, offset, limit, readingMs: nowMs, overrides, day, trends };
+	const page = readPage(request);
 	const next = page.hasMore ? encodeCursor(platform, query, offset + page.items.length) : null;
 	const reading = { ...page, readingMs: nowMs, nextCursor: next };
 	state.cache.store(key, reading);

@@ -20,7 +20,7 @@ export class SoundSearchTrigger implements INodeType {
 		version: 1,
 		// What one poll costs, visible on the canvas before it runs.
 		subtitle:
-			'={{ ($parameter["event"] === "risingSound" ? "Rising" : "New") + " sounds, " + String($parameter["keywords"] || "").split(/[,\\n]/).filter((k) => k.trim() !== "").length * Math.ceil(($parameter["limit"] || 50) / 50) * ($parameter["platform"] === "photosocial" ? 2 : 1) + " credits per poll" }}',
+			'={{ ($parameter["event"] === "risingSound" ? "Rising" : "New") + " · " + String($parameter["keywords"] || "").split(/[,\\n]/).filter((k) => k.trim() !== "").length * Math.ceil(($parameter["limit"] || 50) / 50) * ($parameter["platform"] === "photosocial" ? 2 : 1) + " credits/poll" }}',
 		description:
 			'Starts a workflow when new sounds appear, or sounds rise, for your keywords on a short-video or a photo-and-video platform',
 		defaults: { name: 'Sound Search Trigger' },

@@ -44,7 +44,7 @@ export const triggerFields: INodeProperties[] = [
 				name: 'Rising Sound',
 				value: 'risingSound',
 				description:
-					'A sound whose post count grew by the thresholds below since this trigger first saw it (short-video platform only: the photo-and-video platform reports no post counts)',
+					'A sound whose post count grew by the thresholds below within the growth window (Options; 24 hours by default), reported once per rise (short-video platform only: the photo-and-video platform reports no post counts)',
 			},
 		],
 		default: 'newSound',
@@ -56,7 +56,8 @@ export const triggerFields: INodeProperties[] = [
 		displayOptions: showForRising,
 		typeOptions: { minValue: 0, maxValue: 100000 },
 		default: 20,
-		description: 'A sound is rising once its post count grew by at least this many percent',
+		description:
+			'A sound is rising when its post count grew by at least this many percent within the growth window',
 	},
 	{
 		displayName: 'Min Growth (Posts)',
@@ -85,6 +86,15 @@ export const triggerFields: INodeProperties[] = [
 					'Whether the first poll for a keyword emits the sounds it finds (as new) instead of only recording them as the baseline',
 			},
 			{
+				displayName: 'Growth Window (Hours)',
+				name: 'growthWindowHours',
+				type: 'number',
+				typeOptions: { minValue: 0.05, maxValue: 720, numberPrecision: 2 },
+				default: 24,
+				description:
+					'Rising Sound: growth is measured against what the trigger recorded this many hours ago (or its oldest record, when younger). Keep it longer than the time between polls.',
+			},
+			{
 				displayName: 'Max Pages per Keyword',
 				name: 'maxPages',
 				type: 'number',
@@ -109,7 +119,16 @@ export const triggerFields: INodeProperties[] = [
 				typeOptions: { minValue: 100, maxValue: 20000 },
 				default: 2000,
 				description:
-					'How many sounds the trigger remembers (about 60 bytes each, kept with the workflow). When full, it forgets the sounds it first saw longest ago; one of those that comes back counts as new again.',
+					'How many sounds the trigger remembers at least; it always remembers twice what one poll can find (keywords × Limit). When full, it forgets the sounds it saw longest ago; one of those that comes back counts as new again.',
+			},
+			{
+				displayName: 'Top Risers per Poll',
+				name: 'topRisers',
+				type: 'number',
+				typeOptions: { minValue: 0, maxValue: 1000 },
+				default: 0,
+				description:
+					'Rising Sound: at most this many sounds per poll, the fastest risers (by growth in %) first. 0 emits all. A rising sound left out comes out at a later poll if it is still rising.',
 			},
 			{
 				displayName: 'Simplify Output',

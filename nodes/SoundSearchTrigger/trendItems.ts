@@ -2,95 +2,113 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import type { SearchInput } from '../SoundSearch/shared/searchInput';
 import type { SearchPage } from '../SoundSearch/shared/searchPage';
 import { toSoundItems } from '../SoundSearch/shared/soundItems';
-import type { SoundTrend, TrendState } from './trendState';
+import type { TrendState } from './trendState';
+import {
+	growthBetween,
+	isRising,
+	referenceSample,
+	type Growth,
+	type Thresholds,
+} from './trendWindow';
 
-export interface TrendRules {
+export interface TrendRules extends Thresholds {
 	event: 'newSound' | 'risingSound';
-	minGrowthPercent: number;
-	minGrowthPosts: number;
 	emitOnFirstPoll: boolean;
-	/** "Fetch Test Event": every sound found comes out, and nothing is remembered. */
+	growthWindowHours: number;
+	/** Most rising sounds one poll emits, the fastest first; 0: all. */
+	topRisers: number;
+	/** "Fetch Test Event": shows without remembering (the poll does not save this state). */
 	manual: boolean;
 }
 
+interface Found {
+	json: IDataObject;
+	growth: Growth;
+	key: string;
+}
+
 /**
- * The items one keyword's pages yield under the rules, remembering every sound seen for the first
- * time in `state` (a working copy: the poll saves it only when every keyword succeeded).
+ * The items of one poll under the rules, each sound once (the first keyword that finds it), every
+ * reading recorded in `state` (a working copy: the poll saves it only when every keyword
+ * succeeded). New sounds in the order found; rising sounds the fastest first, by growth in %
+ * within the window (then in posts).
  */
 export function trendItems(
 	state: TrendState,
-	input: SearchInput,
-	pages: SearchPage[],
+	searches: SearchInput[],
+	pages: SearchPage[][],
 	rules: TrendRules,
 	now: number,
 ): INodeExecutionData[] {
-	const baselined = state.isBaselined(input.platform, input.query);
-	const items = pages.flatMap((page, index) =>
-		toSoundItems(page, index + 1, input, 0, false).flatMap(({ json }) => {
-			const soundId = String(json.soundId);
-			const prior = state.get(input.platform, soundId);
-			if (!prior) state.remember(input.platform, soundId, postCountOf(json), now);
-			const trend = trendFields(json, prior, now);
-			if (!rules.manual && !shouldEmit(rules, prior, baselined, trend)) return [];
-			// A manual poll's working copy is never saved, so marking it there changes nothing.
-			if (rules.event === 'risingSound') state.markRisingEmitted(input.platform, soundId);
-			return [withTrend(json, input, trend)];
-		}),
+	const found = new Map<string, Found>();
+	const fresh = new Set<string>();
+	searches.forEach((input, index) => {
+		const baselined = state.isBaselined(input.platform, input.query);
+		for (const { json } of soundsOf(input, pages[index])) {
+			const key = `${input.platform}:${String(json.soundId)}`;
+			if (found.has(key)) continue;
+			const history = state.samples(key);
+			const reading = {
+				at: now,
+				count: typeof json.postCount === 'number' ? json.postCount : null,
+			};
+			const growth = growthBetween(
+				history && referenceSample(history, now, rules.growthWindowHours * 3600),
+				reading,
+			);
+			state.record(key, reading);
+			found.set(key, {
+				json: { ...json, query: input.query, platform: input.platform },
+				growth,
+				key,
+			});
+			if (!history && (baselined || rules.emitOnFirstPoll)) fresh.add(key);
+		}
+		state.markBaselined(input.platform, input.query);
+	});
+	const chosen =
+		rules.event === 'newSound'
+			? [...found.values()].filter(({ key }) => rules.manual || fresh.has(key))
+			: risers(state, [...found.values()], rules);
+	return chosen.map(({ json, growth }, index) => ({
+		json: { ...json, rank: index + 1, ...trendFields(growth, rules) },
+	}));
+}
+
+/**
+ * The sounds rising now that were not reported in this rise yet (in manual mode: all rising now),
+ * the fastest first, at most topRisers. Only those emitted count as reported: one cut by the top N
+ * comes out in a later poll if it is still rising.
+ */
+function risers(state: TrendState, found: Found[], rules: TrendRules): Found[] {
+	const rising = found.filter(({ key, growth }) => {
+		const now = isRising(growth, rules, rules.growthWindowHours * 3600);
+		if (!now) state.setInReportedRise(key, false);
+		return now && (rules.manual || !state.inReportedRise(key));
+	});
+	rising.sort(
+		(a, b) =>
+			(b.growth.growthPercent ?? 0) - (a.growth.growthPercent ?? 0) ||
+			(b.growth.growthPosts ?? 0) - (a.growth.growthPosts ?? 0),
 	);
-	state.markBaselined(input.platform, input.query);
-	return items;
+	const emitted = rules.topRisers > 0 ? rising.slice(0, rules.topRisers) : rising;
+	for (const { key } of emitted) state.setInReportedRise(key, true);
+	return emitted;
 }
 
-function shouldEmit(
-	rules: TrendRules,
-	prior: SoundTrend | undefined,
-	baselined: boolean,
-	trend: Trend,
-): boolean {
-	if (rules.event === 'newSound') return !prior && (baselined || rules.emitOnFirstPoll);
-	if (!prior || prior.risingEmitted || trend.growthPosts === null) return false;
-	return (
-		trend.growthPosts >= rules.minGrowthPosts &&
-		trend.growthPercent !== null &&
-		trend.growthPercent >= rules.minGrowthPercent
-	);
+function soundsOf(input: SearchInput, pages: SearchPage[]) {
+	return pages.flatMap((page, index) => toSoundItems(page, index + 1, input, 0, false));
 }
 
-interface Trend {
-	firstSeenAt: string;
-	postCountThen: number | null;
-	postCountNow: number | null;
-	growthPosts: number | null;
-	growthPercent: number | null;
-	postsPerDay: number | null;
-}
-
-/** Growth since the trigger first saw the sound (never between two polls: counts are rounded). */
-function trendFields(json: IDataObject, prior: SoundTrend | undefined, now: number): Trend {
-	const postCountNow = postCountOf(json);
-	const firstSeen = prior?.firstSeenAt ?? now;
-	const postCountThen = prior ? prior.postCountThen : postCountNow;
-	const growthPosts =
-		postCountNow === null || postCountThen === null ? null : postCountNow - postCountThen;
-	const days = (now - firstSeen) / 86400;
+/** What was compared: the window, the readings at its start and now, the growth between. */
+function trendFields(growth: Growth, rules: TrendRules): IDataObject {
 	return {
-		firstSeenAt: new Date(firstSeen * 1000).toISOString(),
-		postCountThen,
-		postCountNow,
-		growthPosts,
-		growthPercent:
-			growthPosts !== null && postCountThen ? round1((growthPosts / postCountThen) * 100) : null,
-		// Less than a minute of history says nothing about a daily rate.
-		postsPerDay: growthPosts !== null && days >= 1 / 1440 ? round1(growthPosts / days) : null,
+		growthWindowHours: rules.growthWindowHours,
+		windowStart: new Date(growth.windowStart * 1000).toISOString(),
+		postCountThen: growth.postCountThen,
+		postCountNow: growth.postCountNow,
+		growthPosts: growth.growthPosts,
+		growthPercent: growth.growthPercent,
+		postsPerDay: growth.postsPerDay,
 	};
 }
-
-function withTrend(json: IDataObject, input: SearchInput, trend: Trend): INodeExecutionData {
-	return { json: { ...json, query: input.query, platform: input.platform, ...trend } };
-}
-
-function postCountOf(json: IDataObject): number | null {
-	return typeof json.postCount === 'number' ? json.postCount : null;
-}
-
-const round1 = (value: number) => Math.round(value * 10) / 10;

@@ -7,6 +7,8 @@ import { readAnswer, type SearchPage } from '../SoundSearch/shared/searchPage';
 import { readTriggerInput } from './triggerInput';
 import { trendItems } from './trendItems';
 import { TrendState } from './trendState';
+import { earlyTolerance } from './trendWindow';
+import { manualNotice } from './manualNotice';
 
 /** Waiting on rate limits may take this share of n8n's poll budget at most (the rest is work). */
 const RATE_LIMIT_SHARE_OF_BUDGET = 0.5;
@@ -30,16 +32,21 @@ export async function pollTrends(this: IPollFunctions): Promise<INodeExecutionDa
 	const stored = this.getWorkflowStaticData('node');
 	const state = new TrendState(stored);
 	const now = Math.floor(Date.now() / 1000);
-	if (!manual && state.tooSoon(now, input.minPollIntervalSeconds)) return null;
+	const interval = input.minPollIntervalSeconds;
+	if (!manual && state.tooSoon(now, interval, earlyTolerance(interval))) return null;
 	const credentials = await this.getCredentials('soundSearchApi');
 	const baseUrl = checkBaseUrl(errorsAt(0), credentials.baseUrl);
 	const pages = await searchAll(this, input.searches, baseUrl, errorsAt);
 
 	const rules = { ...input.rules, manual };
-	const items = input.searches.flatMap((search, index) =>
-		trendItems(state, search, pages[index], rules, now),
+	const hadHistory = input.searches.some((search) =>
+		state.isBaselined(search.platform, search.query),
 	);
-	if (!manual) state.save(stored, input.rememberSounds, now);
+	const items = trendItems(state, input.searches, pages, rules, now);
+	if (manual && rules.event === 'risingSound' && items.length === 0) {
+		return [[manualNotice(hadHistory, rules.growthWindowHours)]];
+	}
+	if (!manual) state.save(stored, input.memoryBound, now, rules.growthWindowHours * 3600);
 	return items.length > 0 ? [items] : null;
 }
 

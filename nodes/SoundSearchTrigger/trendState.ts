@@ -1,81 +1,128 @@
 import type { IDataObject } from 'n8n-workflow';
+import { last, samplesToKeep, type Sample } from './trendWindow';
 
-/** What the trigger remembers of one sound: [first seen (unix s), post count then, flags]. */
-type Remembered = [number, number | null, number];
-
-const EMITTED_RISING = 1;
+/** The flag of a sound reported in its current rise: it is reported again after the rise ends. */
+const IN_REPORTED_RISE = 1;
 
 /**
- * The trigger's memory, kept in the workflow's static data for this node (so n8n saves it with
- * the workflow, and two triggers never share it). Sounds are keyed by platform and soundId and
- * kept in the order first seen, so the oldest are forgotten first when the bound is reached.
+ * The trigger's memory as kept in the workflow's static data for this node (n8n saves it with
+ * the workflow; two triggers never share it). Version 2: per sound (keyed "platform:soundId")
+ * [flags, t0, c0, t1 - t0, c1 - c0, ...], its readings as deltas to keep the bytes down (unix
+ * seconds, post counts), or [flags, lastSeenAt] on a platform without post counts.
+ * Version 1 (no `v`) kept [firstSeenAt, postCountThen, flags]: read by migrate().
  */
 export interface TrendMemory {
+	v?: 2;
 	/** "platform:keyword" pairs whose first poll (the baseline) is done. */
 	baselined: string[];
 	/** When the last poll that searched succeeded (unix s). */
 	lastPollAt?: number;
-	sounds: Record<string, Remembered>;
+	sounds: Record<string, number[]>;
 }
 
-export interface SoundTrend {
-	firstSeenAt: number;
-	postCountThen: number | null;
-	risingEmitted: boolean;
+interface SoundMemory {
+	flags: number;
+	samples: Sample[];
 }
 
 /** A working copy of the memory: changes reach static data only through save(). */
 export class TrendState {
-	private readonly memory: TrendMemory;
+	private readonly baselined: Set<string>;
+
+	private readonly sounds = new Map<string, SoundMemory>();
+
+	private readonly lastPollAt?: number;
 
 	constructor(stored: IDataObject) {
-		const copy = JSON.parse(JSON.stringify(stored.trends ?? null)) as TrendMemory | null;
-		this.memory = copy ?? { baselined: [], sounds: {} };
+		const memory = (stored.trends ?? { baselined: [], sounds: {} }) as unknown as TrendMemory;
+		this.baselined = new Set(memory.baselined);
+		this.lastPollAt = memory.lastPollAt;
+		for (const [key, record] of Object.entries(memory.sounds)) {
+			this.sounds.set(key, memory.v === 2 ? decode(record) : migrate(record));
+		}
 	}
 
 	/** Whether a poll now is too soon after the last one that searched. */
-	tooSoon(now: number, minIntervalSeconds: number) {
-		// Cron polls drift by a few seconds: an hourly poll must not be skipped as 59:58 early.
-		const tolerance = Math.min(30, minIntervalSeconds / 10);
-		const last = this.memory.lastPollAt;
+	tooSoon(now: number, minIntervalSeconds: number, tolerance: number) {
+		const last = this.lastPollAt;
 		return last !== undefined && now - last < minIntervalSeconds - tolerance;
 	}
 
 	isBaselined(platform: string, keyword: string) {
-		return this.memory.baselined.includes(`${platform}:${keyword}`);
+		return this.baselined.has(`${platform}:${keyword}`);
 	}
 
 	markBaselined(platform: string, keyword: string) {
-		if (!this.isBaselined(platform, keyword)) this.memory.baselined.push(`${platform}:${keyword}`);
+		this.baselined.add(`${platform}:${keyword}`);
 	}
 
-	get(platform: string, soundId: string): SoundTrend | undefined {
-		const entry = this.memory.sounds[`${platform}:${soundId}`];
-		if (!entry) return undefined;
-		return {
-			firstSeenAt: entry[0],
-			postCountThen: entry[1],
-			risingEmitted: (entry[2] & EMITTED_RISING) !== 0,
-		};
+	/** The readings remembered of a sound, oldest first; undefined for a sound never seen. */
+	samples(key: string): Sample[] | undefined {
+		return this.sounds.get(key)?.samples;
 	}
 
-	/** Remembers a sound seen for the first time now (unix seconds). */
-	remember(platform: string, soundId: string, postCount: number | null, now: number) {
-		this.memory.sounds[`${platform}:${soundId}`] = [now, postCount, 0];
+	inReportedRise(key: string) {
+		return ((this.sounds.get(key)?.flags ?? 0) & IN_REPORTED_RISE) !== 0;
 	}
 
-	markRisingEmitted(platform: string, soundId: string) {
-		const entry = this.memory.sounds[`${platform}:${soundId}`];
-		if (entry) entry[2] |= EMITTED_RISING;
+	setInReportedRise(key: string, value: boolean) {
+		const sound = this.sounds.get(key);
+		if (sound) sound.flags = value ? sound.flags | IN_REPORTED_RISE : 0;
 	}
 
-	/** Writes the memory back, forgetting the sounds first seen longest ago beyond `bound`. */
-	save(stored: IDataObject, bound: number, now: number) {
-		this.memory.lastPollAt = now;
-		const keys = Object.keys(this.memory.sounds);
-		for (const key of keys.slice(0, Math.max(0, keys.length - bound))) {
-			delete this.memory.sounds[key];
+	/** Adds a reading of a sound seen now (a second reading at the same second replaces the first). */
+	record(key: string, sample: Sample) {
+		const sound = this.sounds.get(key) ?? { flags: 0, samples: [] };
+		if (last(sound.samples)?.at === sample.at) sound.samples.pop();
+		sound.samples.push(sample);
+		this.sounds.set(key, sound);
+	}
+
+	/**
+	 * Writes the memory back: every sound keeps the readings a window can still need, and beyond
+	 * `bound` sounds the ones seen longest ago are forgotten (the bound is at least what one poll
+	 * can find, so a sound still in the answers never is).
+	 */
+	save(stored: IDataObject, bound: number, now: number, windowSeconds: number) {
+		const lastSeen = (sound: SoundMemory) => last(sound.samples)?.at ?? 0;
+		const byLastSeen = [...this.sounds.entries()].sort(([, a], [, b]) => lastSeen(b) - lastSeen(a));
+		const sounds: Record<string, number[]> = {};
+		for (const [key, sound] of byLastSeen.slice(0, bound)) {
+			sounds[key] = encode(sound.flags, samplesToKeep(sound.samples, now, windowSeconds));
 		}
-		stored.trends = this.memory as unknown as IDataObject;
+		const memory: TrendMemory = { v: 2, baselined: [...this.baselined], lastPollAt: now, sounds };
+		stored.trends = memory as unknown as IDataObject;
 	}
+}
+
+function encode(flags: number, samples: Sample[]): number[] {
+	const latest = last(samples) as Sample;
+	if (samples.some((sample) => sample.count === null)) return [flags, latest.at];
+	const record = [flags, samples[0].at, samples[0].count as number];
+	for (let index = 1; index < samples.length; index++) {
+		const [before, sample] = [samples[index - 1], samples[index]];
+		record.push(sample.at - before.at, (sample.count as number) - (before.count as number));
+	}
+	return record;
+}
+
+function decode(record: number[]): SoundMemory {
+	const [flags, at] = record;
+	if (record.length === 2) return { flags, samples: [{ at, count: null }] };
+	const samples: Sample[] = [{ at, count: record[2] }];
+	for (let index = 3; index + 1 < record.length; index += 2) {
+		const before = samples[samples.length - 1] as { at: number; count: number };
+		samples.push({ at: before.at + record[index], count: before.count + record[index + 1] });
+	}
+	return { flags, samples };
+}
+
+/**
+ * A version 1 sound: known (so never "new" again), its first reading as the only history (a
+ * window ignores it once older than two windows, so no flood of stale rises), and its flag: one
+ * reported as rising stays quiet until its growth falls below the thresholds.
+ */
+function migrate(record: number[]): SoundMemory {
+	const [firstSeenAt, postCountThen, flags] = record as [number, number | null, number];
+	return { flags: flags & IN_REPORTED_RISE, samples: [{ at: firstSeenAt, count: postCountThen }] };
 }

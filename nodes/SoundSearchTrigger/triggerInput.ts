@@ -15,12 +15,15 @@ const MAX_IN_FLIGHT = 8;
 const PAGE_SIZE = 50;
 const RETRIES_PER_PAGE = 2;
 const TIMEOUT_MS = 30_000;
+/** The memory keeps twice the sounds one poll can find: room for sounds that drop out a while. */
+const SOUNDS_PER_POLL_KEPT = 2;
 
 export interface TriggerInput {
 	/** One search per keyword, in the order given. */
 	searches: SearchInput[];
 	rules: Omit<TrendRules, 'manual'>;
-	rememberSounds: number;
+	/** Sounds the memory keeps: Remember Sounds, or twice what one poll can find if more. */
+	memoryBound: number;
 	/** Seconds; a poll sooner than this after the last one makes no call. */
 	minPollIntervalSeconds: number;
 }
@@ -40,6 +43,7 @@ export function readTriggerInput(ctx: InputContext, rateLimitWait: number): Trig
 		);
 	}
 	const limit = number('limit', ctx.getNodeParameter('limit', null));
+	const keywords = readKeywords(ctx);
 	const search = {
 		platform,
 		limit,
@@ -52,14 +56,19 @@ export function readTriggerInput(ctx: InputContext, rateLimitWait: number): Trig
 		rateLimitWait,
 	};
 	return {
-		searches: readKeywords(ctx).map((query) => ({ ...search, query })),
+		searches: keywords.map((query) => ({ ...search, query })),
 		rules: {
 			event,
 			minGrowthPercent: number('minGrowthPercent', ctx.getNodeParameter('minGrowthPercent', null)),
 			minGrowthPosts: number('minGrowthPosts', ctx.getNodeParameter('minGrowthPosts', null)),
 			emitOnFirstPoll: options.emitOnFirstPoll === true,
+			growthWindowHours: readHours(ctx, field('growthWindowHours'), options.growthWindowHours),
+			topRisers: number('topRisers', options.topRisers),
 		},
-		rememberSounds: number('rememberSounds', options.rememberSounds),
+		memoryBound: Math.max(
+			number('rememberSounds', options.rememberSounds),
+			SOUNDS_PER_POLL_KEPT * keywords.length * limit,
+		),
 		minPollIntervalSeconds: number('minPollInterval', options.minPollInterval) * 60,
 	};
 }
@@ -85,6 +94,23 @@ function readKeywords(ctx: InputContext): string[] {
 		seen.add(key);
 		return true;
 	});
+}
+
+/** A number of hours, fractions allowed (a window of minutes for a test on the real clock). */
+function readHours(ctx: InputContext, hours: INodeProperties, raw: unknown): number {
+	const value = raw ?? hours.default;
+	const { minValue: min, maxValue: max } = hours.typeOptions as {
+		minValue: number;
+		maxValue: number;
+	};
+	if (typeof value === 'number' && Number.isFinite(value) && value >= min && value <= max) {
+		return value;
+	}
+	throw invalid(
+		ctx,
+		`The "${hours.displayName}" parameter must be a number from ${min} to ${max}, but it is ${String(value)}`,
+		`Set "${hours.displayName}" to a number of hours in that range, e.g. 24.`,
+	);
 }
 
 /** A number parameter's description (top level or in Options), for its range and default. */

@@ -58,6 +58,7 @@ function controls(url, keys) {
 		injectFaults: (/** @type {object[]} */ faults) => control('faults', { faults }),
 		setCapacity: (settings) => control('capacity', settings),
 		passTime: (change) => control('time', change),
+		setTrend: (script) => control('trends', script),
 	};
 }
 

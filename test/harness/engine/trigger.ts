@@ -16,6 +16,7 @@ import {
 	type Credentials,
 	type SearchRun,
 } from './engine';
+import { fetchDirect, type ReferenceService } from './searchFixture';
 
 export type Poll = Pick<SearchRun, 'items' | 'error'>;
 
@@ -81,4 +82,44 @@ export class TriggerUnderTest {
 		const node = this.staticData[`node:${this.node.name}`] as IDataObject | undefined;
 		return ((node?.trends as IDataObject | undefined)?.sounds ?? {}) as Record<string, unknown[]>;
 	}
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The clock a trend test moves in days: the trigger's (Date.now, which the poll reads) and the
+ * reference service's (its post counts grow with its days) move together. Each test starts at
+ * the real time, day 0.
+ */
+export function useTrendClock(service: () => ReferenceService) {
+	let offsetMs = 0;
+	let days = 0;
+	beforeEach(() => {
+		[offsetMs, days] = [0, 0];
+		const realNow = Date.now.bind(Date);
+		jest.spyOn(Date, 'now').mockImplementation(() => realNow() + offsetMs);
+	});
+	afterEach(() => jest.restoreAllMocks());
+	return {
+		/** Moves both clocks on; `serviceToo: false` moves only the trigger's (no growth). */
+		async advance(byDays: number, { serviceToo = true } = {}) {
+			offsetMs += byDays * DAY_MS;
+			days += byDays;
+			if (serviceToo) await service().passTime({ days: byDays });
+		},
+		day: () => days,
+	};
+}
+
+/** Scripts the first `scripts.length` sounds of a keyword (reference-service/trends.js). */
+export async function scriptSounds(
+	service: ReferenceService,
+	query: string,
+	scripts: Record<string, unknown>[],
+): Promise<string[]> {
+	for (const [index, script] of scripts.entries()) {
+		await service.setTrend({ query, index, ...script });
+	}
+	const { items } = await fetchDirect(service, 'shortvideo', { q: query, limit: scripts.length });
+	return items.map((sound) => String(sound.soundId));
 }

@@ -1,0 +1,125 @@
+/** One reading of a sound's post count: when (unix seconds) and the count (null: not reported). */
+export interface Sample {
+	at: number;
+	count: number | null;
+}
+
+/** What one window compares: the reading it starts from, the reading now, and the growth. */
+export interface Growth {
+	windowStart: number;
+	postCountThen: number | null;
+	postCountNow: number | null;
+	growthPosts: number | null;
+	growthPercent: number | null;
+	postsPerDay: number | null;
+	/** Seconds from the reading at the window's start to the reading now. */
+	spanSeconds: number;
+	/** Posts the counts' rounding (1.2M) may account for: growth below this is no rise. */
+	roundingMargin: number;
+}
+
+export interface Thresholds {
+	minGrowthPercent: number;
+	minGrowthPosts: number;
+}
+
+const SECONDS_PER_DAY = 86400;
+/** Samples kept within one window: the reference is at most a window / SLOTS late. */
+const SLOTS = 8;
+/** A reading older than this many windows says nothing about growth "within the window". */
+const STALE_WINDOWS = 2;
+
+/**
+ * Cron polls drift by a few seconds: a reading taken a window and a few seconds ago still counts
+ * as within the window, and an hourly poll must not be skipped as 59:58 early.
+ */
+export const earlyTolerance = (seconds: number) => Math.min(30, seconds / 10);
+
+/**
+ * The reading growth is measured from: the one taken closest to a window ago (the older of two
+ * as close), among those no older than two windows. A history younger than the window gives its
+ * oldest reading; polls farther apart than the window, the previous one. `samples` ascending.
+ */
+export function referenceSample(samples: Sample[], now: number, windowSeconds: number) {
+	let best: Sample | undefined;
+	const distance = (sample: Sample) => Math.abs(now - sample.at - windowSeconds);
+	for (const sample of samples) {
+		if (sample.at >= now || sample.at < now - STALE_WINDOWS * windowSeconds) continue;
+		if (!best || distance(sample) < distance(best)) best = sample;
+	}
+	return best;
+}
+
+/** The growth from `then` (none: no history, no growth) to the reading now. */
+export function growthBetween(then: Sample | undefined, now: Sample): Growth {
+	const from = then ?? now;
+	const [postCountThen, postCountNow] = [from.count, now.count];
+	const growthPosts =
+		postCountNow === null || postCountThen === null ? null : postCountNow - postCountThen;
+	const days = (now.at - from.at) / SECONDS_PER_DAY;
+	return {
+		windowStart: from.at,
+		postCountThen,
+		postCountNow,
+		growthPosts,
+		growthPercent:
+			growthPosts !== null && postCountThen ? round1((growthPosts / postCountThen) * 100) : null,
+		// Less than a minute of history says nothing about a daily rate.
+		postsPerDay: growthPosts !== null && days >= 1 / 1440 ? round1(growthPosts / days) : null,
+		spanSeconds: now.at - from.at,
+		roundingMargin: Math.max(roundingStep(postCountThen), roundingStep(postCountNow)),
+	};
+}
+
+/**
+ * Rising: grew by both thresholds within the window, after taking off what rounding may explain.
+ * When the reference is older than the window (polls farther apart), the growth per window on
+ * average over the span is compared. Whole-number maths for the percentage within a window, so a
+ * growth of exactly the threshold counts.
+ */
+export function isRising(growth: Growth, rules: Thresholds, windowSeconds: number): boolean {
+	const { growthPosts, postCountThen, spanSeconds } = growth;
+	if (growthPosts === null || !postCountThen) return false;
+	const sure = growthPosts - growth.roundingMargin;
+	const longer = spanSeconds > windowSeconds + earlyTolerance(windowSeconds);
+	const perWindow = longer ? (sure * windowSeconds) / spanSeconds : sure;
+	return (
+		perWindow >= rules.minGrowthPosts && perWindow * 100 >= rules.minGrowthPercent * postCountThen
+	);
+}
+
+/**
+ * The precision a platform shows a count with, judged from its shape: 1,200,000 was most likely
+ * shown as "1.2M" (a step of 100,000), 123,400 as "123.4K" (a step of 100). Other counts: exact.
+ */
+export function roundingStep(count: number | null): number {
+	if (count === null) return 0;
+	if (count >= 1_000_000 && count % 100_000 === 0) return 100_000;
+	if (count >= 10_000 && count % 100 === 0) return 100;
+	return 0;
+}
+
+/**
+ * The readings later windows can still need: the latest one before the window (the reference
+ * when polls are farther apart than the window), then within the window one at least a window /
+ * SLOTS after the one kept before it, and always the latest (when the sound was last seen).
+ * Ascending in, ascending out.
+ */
+export function samplesToKeep(samples: Sample[], now: number, windowSeconds: number): Sample[] {
+	const start = now - windowSeconds - earlyTolerance(windowSeconds);
+	const stale = now - STALE_WINDOWS * windowSeconds;
+	const latest = last(samples);
+	const kept = samples.filter((sample) => sample.at < start && sample.at >= stale).slice(-1);
+	let lastKept = -Infinity;
+	for (const sample of samples) {
+		if (sample.at < start || sample === latest) continue;
+		if (sample.at - lastKept < windowSeconds / SLOTS) continue;
+		kept.push(sample);
+		lastKept = sample.at;
+	}
+	if (latest && last(kept) !== latest) kept.push(latest);
+	return kept;
+}
+
+export const last = <T>(list: T[]): T | undefined => list[list.length - 1];
+const round1 = (value: number) => Math.round(value * 10) / 10;

@@ -1,0 +1,29 @@
+'use strict';
+
+// Scripted trends: how one sound's post count moves with the service's days, for trend tests and
+// demos that need a steady grower, a burst at a known day, or counts shown rounded the way
+// platforms show large counts ("1.2M"). Sounds without a script grow at their catalogue rate.
+
+const scriptKey = (query, index) => `${query}:${index}`;
+
+/**
+ * A sound's post count on `day`: its start count grown by its daily rate (compounded), times
+ * every burst that has happened by then, shown rounded when the script says so.
+ * @param {number} day @param {number} start @param {number} dailyGrowth
+ * @param {import('./trendControl').TrendScript | undefined} script
+ */
+function postCountOn(day, start, dailyGrowth, script = {}) {
+	let count = (script.postCount ?? start) * (1 + (script.dailyGrowth ?? dailyGrowth)) ** day;
+	for (const burst of script.bursts ?? []) if (day >= burst.day) count *= 1 + burst.percent / 100;
+	count = Math.round(count);
+	return script.rounded ? shownRounded(count) : count;
+}
+
+/** As a platform shows it: 1,234,567 as "1.2M" (1,200,000), 123,456 as "123.4K" (123,400). */
+function shownRounded(count) {
+	if (count >= 1_000_000) return Math.floor(count / 100_000) * 100_000;
+	if (count >= 10_000) return Math.floor(count / 100) * 100;
+	return count;
+}
+
+module.exports = { postCountOn, scriptKey, shownRounded };
