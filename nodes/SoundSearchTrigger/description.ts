@@ -122,6 +122,14 @@ export const triggerFields: INodeProperties[] = [
 					'How many sounds the trigger remembers at least; it always remembers twice what one poll can find (keywords × Limit). When full, it forgets the sounds it saw longest ago; one of those that comes back counts as new again.',
 			},
 			{
+				displayName: 'Simplify Output',
+				name: 'simplify',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to return flat items for spreadsheets: the audio and cover locations as single URL strings (audioUrl, coverImageUrl) instead of media objects',
+			},
+			{
 				displayName: 'Top Risers per Poll',
 				name: 'topRisers',
 				type: 'number',
@@ -129,14 +137,6 @@ export const triggerFields: INodeProperties[] = [
 				default: 0,
 				description:
 					'Rising Sound: at most this many sounds per poll, the fastest risers (by growth in %) first. 0 emits all. A rising sound left out comes out at a later poll if it is still rising.',
-			},
-			{
-				displayName: 'Simplify Output',
-				name: 'simplify',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether to return flat items for spreadsheets: the audio and cover locations as single URL strings (audioUrl, coverImageUrl) instead of media objects',
 			},
 		],
 	},
