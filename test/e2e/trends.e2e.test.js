@@ -3,8 +3,9 @@
 // Sound trends in a real n8n: the Sound Search Trigger, activated, polled by n8n by itself (every
 // minute, the shortest Poll Times) while the service's catalogue changes; exactly the new (or
 // rising) sounds come out, each once, also across a restart. Activating makes n8n poll at once:
-// the polls the test does not wait a minute for (so the workflows set no minimum interval). Then
-// the two trend examples. Newest line only: the minute-long case, and the Data Table example
+// the polls the test does not wait a minute for (so the workflows set no minimum interval). A
+// growth window of 3 minutes on the real clock, the service's days moving the counts. Then the two
+// trend examples. Newest line only: the minute-long case, and the Data Table example
 // (n8n 1.123's Data Table node does not find by name a table its REST API just created).
 
 const fs = require('node:fs');
@@ -90,6 +91,54 @@ test('Rising Sound: sounds that grew past the thresholds come out once', async (
 	await expectNothingTwice(id);
 });
 
+test('Rising Sound within a 3-minute window: a rise fires, a steady grower stays quiet, a second rise fires again', async () => {
+	// The steady grower gains 6 % a service day (26 % over the test: "since first seen" it would
+	// rise); the other jumps 50 % on day 1 and again on day 4.
+	await scenario.service.setTrend({
+		query: 'trend window',
+		index: 0,
+		postCount: 100_003,
+		dailyGrowth: 0.06,
+	});
+	const bursts = [1, 4].map((day) => ({ day, percent: 50 }));
+	await scenario.service.setTrend({
+		query: 'trend window',
+		index: 1,
+		postCount: 50_001,
+		dailyGrowth: 0,
+		bursts,
+	});
+	const [steady, bursty] = await topSoundIds('trend window', 2);
+	const id = await scenario.activate('rising-window'); // the baseline
+	const activatedAt = Date.now();
+	await sleep(2000);
+
+	await scenario.service.passTime({ days: 1 });
+	await scenario.pollNow(id);
+	const [first] = await scenario.waitForRuns(id, 1);
+	expect(soundIds(first.items(TRIGGER))).toEqual([bursty]);
+	expect(first.items(TRIGGER)[0]).toMatchObject({
+		rank: 1,
+		growthWindowHours: 0.05,
+		growthPercent: 50,
+	});
+
+	// Past a window after the first rise, n8n polling every minute meanwhile: the window now
+	// starts after the jump, and the steady grower's 12 % over two days is no rise.
+	await sleep(Math.max(0, activatedAt + 3.5 * 60_000 - Date.now()));
+	await scenario.service.passTime({ days: 2 });
+	await scenario.pollNow(id);
+	await sleep(3000);
+	expect(await scenario.runs(id)).toHaveLength(1);
+
+	await scenario.service.passTime({ days: 1 });
+	await scenario.pollNow(id);
+	const runs = await scenario.waitForRuns(id, 2);
+	expect(runs.map((run) => soundIds(run.items(TRIGGER)))).toEqual([[bursty], [bursty]]);
+	expect(runs[1].items(TRIGGER)[0]).toMatchObject({ growthPercent: 50 });
+	expect(soundIds(runs.flatMap((run) => run.items(TRIGGER)))).not.toContain(steady);
+}, 420_000);
+
 test('examples/rising-sounds-alert.json: the rising sounds of its keywords go to a CSV file, once', async () => {
 	// The test polls again within the hour the trigger would otherwise wait.
 	const set = { 'Rising Sounds.options.minPollInterval': 0 };
@@ -104,7 +153,9 @@ test('examples/rising-sounds-alert.json: the rising sounds of its keywords go to
 	const files = fs.readdirSync(scenario.filesDir).filter((f) => /^rising-sounds-.*\.csv$/.test(f));
 	expect(files).toHaveLength(1);
 	const csv = fs.readFileSync(path.join(scenario.filesDir, files[0]), 'utf8').trim().split(/\r?\n/);
-	expect(csv[0]).toMatch(/^soundId,title,.*,query,creditsCharged,page,firstSeenAt,.*,postsPerDay$/);
+	expect(csv[0]).toMatch(
+		/^soundId,title,.*,query,creditsCharged,page,rank,growthWindowHours,windowStart,.*,postsPerDay$/,
+	);
 	expect(csv.slice(1).map((line) => line.split(',')[0])).toEqual(risingIds(growth));
 	await expectNothingTwice(id);
 });
