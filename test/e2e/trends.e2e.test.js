@@ -12,6 +12,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { useN8n, sleep } = require('./scenario');
 const { readSheet } = require('./sheets');
+const { runHistoryWeek, runWeeklyReport } = require('./weeklyReport');
 
 const scenario = useN8n();
 const TRIGGER = 'Sound Trends';
@@ -192,4 +193,33 @@ test("examples/trend-history.json: daily post counts in a Data Table, the week's
 	for (const row of risers) expect(row.growthPercent).toBe(expected.get(String(row.soundId)));
 	const top = [...expected.values()].sort((a, b) => b - a).slice(0, 20);
 	expect(risers.map((row) => row.growthPercent)).toEqual(top);
+});
+
+test('examples/weekly-trend-report.json: a week of Data Table history becomes a chart and a table in an HTML file [newest n8n line only]', async () => {
+	const WEEK_END = '2026-12-07';
+	// Before any history of that week (the table is created if missing): it says so plainly.
+	const empty = await runWeeklyReport(scenario, WEEK_END);
+	expect(empty.html).toContain('No sound in the history has two days');
+	expect(empty.risers).toEqual([]);
+
+	const growth = await growthBetween(ALERT_KEYWORDS, () => runHistoryWeek(scenario, WEEK_END));
+	const { html, risers, file } = await runWeeklyReport(scenario, WEEK_END);
+	const percent = (/** @type {{growthPosts: number, then: number}} */ g) =>
+		Math.round((g.growthPosts / Math.max(1, g.then)) * 1000) / 10;
+	const expected = new Map(growth.map((g) => [g.soundId, percent(g)]));
+	expect(risers.map((riser) => riser.growthPercent)).toEqual(
+		[...expected.values()].sort((a, b) => b - a).slice(0, 5),
+	);
+	for (const riser of risers) {
+		expect(riser).toMatchObject({ from: '2026-12-01', to: WEEK_END });
+		expect(riser.growthPercent).toBe(expected.get(String(riser.soundId)));
+	}
+	// One line per riser in the chart, one row per riser in the table beside it.
+	expect(html.match(/<polyline /g)).toHaveLength(5);
+	expect(html.match(/<tr><td>\d<\/td>/g)).toHaveLength(5);
+	expect(html).toContain('Top 5 rising sounds, 2026-12-01 to 2026-12-07');
+	expect(file).toMatchObject({
+		fileName: 'weekly-trend-report-2026-12-07.html',
+		mimeType: 'text/html',
+	});
 });

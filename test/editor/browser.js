@@ -29,9 +29,12 @@ class EditorBrowser {
 	/** @type {Record<string, number>} */ stepMs = {};
 	start = Date.now();
 
-	/** @param {number} timeoutMs for every action and wait of the page */
-	async open(timeoutMs) {
-		fs.rmSync(ARTIFACTS, { recursive: true, force: true });
+	/**
+	 * @param {number} timeoutMs for every action and wait of the page
+	 * @param {{ keepArtifacts?: boolean }} [options] keepArtifacts: leave other files' screenshots
+	 */
+	async open(timeoutMs, { keepArtifacts = false } = {}) {
+		if (!keepArtifacts) fs.rmSync(ARTIFACTS, { recursive: true, force: true });
 		fs.mkdirSync(ARTIFACTS, { recursive: true });
 		if (!fs.existsSync(CHROMIUM)) {
 			throw new Error(`${CHROMIUM} is missing: run scripts/ensure-chromium.sh`);
@@ -83,8 +86,11 @@ class EditorBrowser {
 		}
 	}
 
-	/** Stops Chromium by pid and writes summary.json (with `more`). @param {object} more */
-	async close(more) {
+	/**
+	 * Stops Chromium by pid and writes summary.json (with `more`), or another file's summary.
+	 * @param {object} more
+	 */
+	async close(more, summaryFile = 'summary.json') {
 		const chromiumPid = this.server?.process().pid;
 		await this.server?.kill();
 		const summary = {
@@ -96,8 +102,8 @@ class EditorBrowser {
 			screenshots: this.screenshots,
 		};
 		fs.mkdirSync(ARTIFACTS, { recursive: true });
-		fs.writeFileSync(path.join(ARTIFACTS, 'summary.json'), JSON.stringify(summary, null, 2));
+		fs.writeFileSync(path.join(ARTIFACTS, summaryFile), JSON.stringify(summary, null, 2));
 	}
 }
 
-module.exports = { EditorBrowser };
+module.exports = { EditorBrowser, ARTIFACTS };

@@ -1,0 +1,42 @@
+'use strict';
+
+// The weekly trend report (examples/weekly-trend-report.json) as people see it: after a week of
+// trend history in a real n8n, the page the example makes is opened in headless Chromium; its
+// chart and table are there, and the screenshot is kept as artifacts/editor/weekly-trend-report.png
+// and docs/images/weekly-trend-report.png (the README's picture).
+
+const fs = require('node:fs');
+const path = require('node:path');
+const { useN8n } = require('../e2e/scenario');
+const { runHistoryWeek, runWeeklyReport } = require('../e2e/weeklyReport');
+const { REPO_ROOT } = require('../harness/packageTarball');
+const { ARTIFACTS, EditorBrowser } = require('./browser');
+
+const scenario = useN8n();
+const browser = new EditorBrowser();
+const WEEK_END = '2026-12-07';
+const UI_TIMEOUT_MS = 30_000;
+
+afterAll(() => browser.close({ report: WEEK_END }, 'weekly-trend-report.json'));
+
+test('the weekly trend report opens in the browser: a line per top riser, the table beside it', async () => {
+	await runHistoryWeek(scenario, WEEK_END);
+	const { html, risers } = await runWeeklyReport(scenario, WEEK_END);
+	const page = await browser.open(UI_TIMEOUT_MS, { keepArtifacts: true });
+	await page.setViewportSize({ width: 1200, height: 520 });
+	await page.setContent(html);
+
+	await expect(page.locator('svg polyline').count()).resolves.toBe(risers.length);
+	const titles = await page.locator('tbody tr td:nth-child(2)').allInnerTexts();
+	expect(titles.map((title) => title.trim())).toEqual(risers.map((riser) => riser.title));
+	const chart = await page.locator('svg').boundingBox();
+	const table = await page.locator('table').boundingBox();
+	// Side by side: the table starts right of the chart, level with it.
+	expect(table?.x).toBeGreaterThan((chart?.x ?? 0) + (chart?.width ?? 0));
+	expect(Math.abs((table?.y ?? 0) - (chart?.y ?? 0))).toBeLessThan(40);
+
+	await browser.shot('weekly-trend-report', 'weekly-trend-report');
+	const picture = path.join(REPO_ROOT, 'docs', 'images', 'weekly-trend-report.png');
+	fs.mkdirSync(path.dirname(picture), { recursive: true });
+	fs.copyFileSync(path.join(ARTIFACTS, 'weekly-trend-report.png'), picture);
+}, 300_000);
