@@ -50,6 +50,18 @@ const risingIds = (/** @type {Awaited<ReturnType<typeof growthBetween>>} */ grow
 		.filter((g) => g.growthPosts >= 1000 && g.growthPosts / g.then >= 0.2)
 		.map((g) => g.soundId);
 
+/**
+ * The rising sounds came out, the fastest (growth in %) first, ranked.
+ * @param {Record<string, any>[]} rows soundId, growthPercent, rank @param {string[]} ids
+ */
+function expectRanked(rows, ids) {
+	expect(rows.map((row) => row.soundId).sort()).toEqual([...ids].sort());
+	const percents = rows.map((row) => Number(row.growthPercent));
+	expect(percents).toEqual([...percents].sort((a, b) => b - a));
+	if (rows[0]?.rank !== undefined)
+		expect(rows.map((row) => Number(row.rank))).toEqual(rows.map((_, i) => i + 1));
+}
+
 /** Polls once more and checks that nothing came out twice. @param {string} id */
 async function expectNothingTwice(id) {
 	await scenario.pollNow(id);
@@ -88,7 +100,7 @@ test('Rising Sound: sounds that grew past the thresholds come out once', async (
 	await scenario.pollNow(id);
 	const [rising] = await scenario.waitForRuns(id, 1);
 	expect(risingIds(growth).length).toBeGreaterThan(0);
-	expect(soundIds(rising.items(TRIGGER))).toEqual(risingIds(growth));
+	expectRanked(rising.items(TRIGGER), risingIds(growth));
 	await expectNothingTwice(id);
 });
 
@@ -157,7 +169,14 @@ test('examples/rising-sounds-alert.json: the rising sounds of its keywords go to
 	expect(csv[0]).toMatch(
 		/^soundId,title,.*,query,creditsCharged,page,rank,growthWindowHours,windowStart,.*,postsPerDay$/,
 	);
-	expect(csv.slice(1).map((line) => line.split(',')[0])).toEqual(risingIds(growth));
+	const header = csv[0].split(',');
+	const rows = csv.slice(1).map((line) => {
+		const cells = line.split(',');
+		return Object.fromEntries(
+			['soundId', 'growthPercent', 'rank'].map((name) => [name, cells[header.indexOf(name)]]),
+		);
+	});
+	expectRanked(rows, risingIds(growth));
 	await expectNothingTwice(id);
 });
 
