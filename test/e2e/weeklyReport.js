@@ -18,7 +18,7 @@ async function runHistoryWeek(scenario, lastDay, days = 7) {
 	for (let back = days - 1; back >= 0; back--) {
 		const day = new Date(last - back * DAY_MS).toISOString().slice(0, 10);
 		const run = await scenario.run(HISTORY, { settings: { day } });
-		if (run.status !== 'success') throw new Error(`${HISTORY} on ${day}: ${run.status}`);
+		if (run.status !== 'success') throw failed(`${HISTORY} on ${day}`, run);
 		if (back > 0) await scenario.service.passTime({ days: 1 });
 	}
 }
@@ -30,10 +30,16 @@ async function runHistoryWeek(scenario, lastDay, days = 7) {
  */
 async function runWeeklyReport(scenario, day) {
 	const run = await scenario.run(REPORT, { settings: { day } });
-	if (run.status !== 'success') throw new Error(`${REPORT}: ${run.status}`);
+	if (run.status !== 'success') throw failed(REPORT, run);
 	const [chart] = run.items('Weekly Chart');
 	const file = run.runData['Report File'][0].data.main[0][0].binary.data;
 	return { html: String(chart.html), risers: /** @type {any[]} */ (chart.risers), file };
+}
+
+/** @param {string} what @param {any} run */
+function failed(what, run) {
+	const error = run.error?.message ?? run.error?.description ?? JSON.stringify(run.error);
+	return new Error(`${what}: ${run.status} at ${run.lastNodeExecuted}: ${error}`);
 }
 
 module.exports = { runHistoryWeek, runWeeklyReport };
