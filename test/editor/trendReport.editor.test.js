@@ -16,10 +16,23 @@ const scenario = useN8n();
 const browser = new EditorBrowser();
 const WEEK_END = '2026-12-07';
 const UI_TIMEOUT_MS = 30_000;
+/** Five lofi sounds that outgrow the catalogue's fastest (50 % a day), each its own way. */
+const RISERS = [
+	{ postCount: 20_003, dailyGrowth: 0.6 },
+	{ postCount: 150_007, dailyGrowth: 0.25, bursts: [{ day: 3, percent: 300 }] },
+	{ postCount: 800_009, dailyGrowth: 0.55 },
+	{ postCount: 45_001, dailyGrowth: 0.35, bursts: [{ day: 2, percent: 200 }] },
+	{ postCount: 2_400_011, dailyGrowth: 0.4, bursts: [{ day: 5, percent: 150 }] },
+];
 
 afterAll(() => browser.close({ report: WEEK_END }, 'weekly-trend-report.json'));
 
 test('the weekly trend report opens in the browser: a line per top riser, the table beside it', async () => {
+	for (const [index, script] of RISERS.entries()) {
+		await scenario.service.setTrend({ query: 'lofi', index, ...script });
+	}
+	// Its first run creates the Data Table the trend history example writes to.
+	await runWeeklyReport(scenario, WEEK_END);
 	await runHistoryWeek(scenario, WEEK_END);
 	const { html, risers } = await runWeeklyReport(scenario, WEEK_END);
 	const page = await browser.open(UI_TIMEOUT_MS, { keepArtifacts: true });
