@@ -34,10 +34,10 @@ export class TrendState {
 	private readonly lastPollAt?: number;
 
 	constructor(stored: IDataObject) {
-		const memory = (stored.trends ?? { baselined: [], sounds: {} }) as unknown as TrendMemory;
-		this.baselined = new Set(memory.baselined);
+		const memory = (stored.trends ?? {}) as unknown as Partial<TrendMemory>;
+		this.baselined = new Set(memory.baselined ?? []);
 		this.lastPollAt = memory.lastPollAt;
-		for (const [key, record] of Object.entries(memory.sounds)) {
+		for (const [key, record] of Object.entries(memory.sounds ?? {})) {
 			this.sounds.set(key, memory.v === 2 ? decode(record) : migrate(record));
 		}
 	}
