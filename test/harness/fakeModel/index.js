@@ -14,7 +14,7 @@ async function startFakeOpenAi({ apiKey, query, toolName } = {}) {
 	const flags = { '--api-key': apiKey, '--query': query, '--tool-name': toolName };
 	const args = Object.entries(flags).flatMap(([flag, value]) => (value ? [flag, value] : []));
 	const server = path.join(__dirname, 'server.js');
-	const { line, stop, stderr } = await startListeningChild(server, args, 'fake OpenAI');
+	const { line, stop, stderr, exited } = await startListeningChild(server, args, 'fake OpenAI');
 	/** @param {string} route @param {string} [method] */
 	const control = async (route, method = 'GET') => {
 		const response = await fetch(new URL(route, line.url), { method });
@@ -26,7 +26,10 @@ async function startFakeOpenAi({ apiKey, query, toolName } = {}) {
 	/** Forgets the requests so far (before each test). */
 	const reset = async () => void (await control('/__fake/reset', 'POST'));
 	/** url: the base URL ending in /v1 (the openAiApi credential's `url`) */
-	return { url: /** @type {string} */ (line.url), pid: line.pid, requests, reset, stop, stderr };
+	return {
+		...{ url: /** @type {string} */ (line.url), pid: line.pid, requests, reset },
+		...{ stop, stderr, exited },
+	};
 }
 
 module.exports = { startFakeOpenAi };

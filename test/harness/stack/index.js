@@ -1,17 +1,21 @@
 'use strict';
 
 // The whole local stack of `npm start` (scripts/start.js) and the editor check (test/editor/):
-// the reference service, a real n8n (`n8n start`) with the freshly packed package installed as
-// n8n installs a community package, an owner, the demo credential, the example workflows and the
-// demo workflow (./demo.js). Everything binds 127.0.0.1 and is stopped by pid (n8n's whole
+// the reference service, the fake OpenAI model, a real n8n (`n8n start`) with the freshly packed
+// package installed as n8n installs a community package, an owner, the demo credentials, the
+// example workflows, the demo workflow (./demo.js) and the folder the examples write to. Everything binds 127.0.0.1 and is stopped by pid (n8n's whole
 // process group through the supervisor); both also go away by themselves when this process dies.
 
+const fs = require('node:fs');
+const path = require('node:path');
 const n8n = require('../n8n');
 const { startReferenceService } = require('../referenceService');
+const { startFakeOpenAi } = require('../fakeModel');
 const { packageTarball } = require('../packageTarball');
 const demo = require('./demo');
 
-const { DEMO_CREDENTIAL, DEMO_OWNER, DEMO_WORKFLOW, SERVICE_KEY, readExampleWorkflows } = demo;
+const { DEMO_CREDENTIAL, DEMO_OPENAI_CREDENTIAL, DEMO_OWNER, DEMO_WORKFLOW, SERVICE_KEY } = demo;
+const { FAKE_MODEL_KEY, FILES_FOLDER, readExampleWorkflows } = demo;
 
 /** @param {number | undefined} pid */
 function isAlive(pid) {
@@ -28,10 +32,13 @@ function isAlive(pid) {
  */
 class Stack {
 	/** @type {import('../referenceService').ReferenceService | undefined} */ service;
+	/** @type {Awaited<ReturnType<typeof startFakeOpenAi>> | undefined} */ model;
 	/** @type {import('../n8n/server').N8nServer | undefined} */ n8n;
 	/** @type {string | undefined} */ userFolder;
 	/** @type {import('../n8n/rest').RestRequest | undefined} */ request;
 	credential = { ...DEMO_CREDENTIAL, data: { apiKey: SERVICE_KEY, baseUrl: '' } };
+	openAiCredential = { ...DEMO_OPENAI_CREDENTIAL, data: { apiKey: FAKE_MODEL_KEY, url: '' } };
+	filesFolder = ''; // <userFolder>/.n8n-files, the only folder n8n may read and write
 	/** @type {Array<{ id: string, name: string, file: string, nodes: any[] }>} */ workflows = [];
 	/** @type {string[]} */ problems = [];
 	/** @type {Record<string, number>} */ timings = {};
@@ -75,11 +82,19 @@ class Stack {
 				this.service = await startReferenceService({ keys: [SERVICE_KEY], args });
 				this.credential.data.baseUrl = this.service.url;
 			});
+			await this.step('fake OpenAI model started', async () => {
+				this.model = await startFakeOpenAi({ apiKey: FAKE_MODEL_KEY });
+				this.openAiCredential.data.url = this.model.url;
+			});
 			await this.step('credential and workflows imported', () => this.importAll());
 			await this.step('n8n started', async () => {
 				const port = await n8n.getFreePort(n8nPort);
 				const broker = await n8n.getFreePort(brokerPort);
-				const options = { port, brokerPort: broker };
+				// n8n runs in its user folder: the examples' relative .n8n-files is this folder.
+				this.filesFolder = path.join(/** @type {string} */ (this.userFolder), FILES_FOLDER);
+				fs.mkdirSync(this.filesFolder, { recursive: true });
+				const env = { N8N_RESTRICT_FILE_ACCESS_TO: this.filesFolder };
+				const options = { port, brokerPort: broker, env };
 				this.n8n = await n8n.startN8n(/** @type {string} */ (this.userFolder), options);
 			});
 			// Set up on a fresh user folder, or only logged in on a kept one (npm start).
@@ -97,7 +112,7 @@ class Stack {
 	/** The credential first (the workflows refer to it), then all workflows in one import. */
 	async importAll() {
 		const folder = /** @type {string} */ (this.userFolder);
-		await n8n.importCredentials(folder, [this.credential]);
+		await n8n.importCredentials(folder, [this.credential, this.openAiCredential]);
 		const examples = readExampleWorkflows();
 		this.problems.push(...examples.problems);
 		const all = [{ file: '(built in)', workflow: DEMO_WORKFLOW }, ...examples.workflows];
@@ -139,6 +154,7 @@ class Stack {
 		const watched = [
 			['n8n', this.n8n?.exited, () => this.n8n?.logs().slice(-4000)],
 			['reference service', this.service?.exited, () => this.service?.stderr()],
+			['fake OpenAI model', this.model?.exited, () => this.model?.stderr()],
 		];
 		for (const [name, exited, details] of watched) {
 			void exited?.then(() =>
@@ -164,7 +180,7 @@ class Stack {
 			.catch(() => {})
 			.then(async () => {
 				const results = [];
-				for (const handle of [this.n8n, this.service])
+				for (const handle of [this.n8n, this.service, this.model])
 					results.push(await handle?.stop().catch((e) => e));
 				if (!this.options.userFolder && this.userFolder) n8n.removeN8nUserFolder(this.userFolder);
 				const error = results.find((result) => result instanceof Error);
@@ -175,7 +191,7 @@ class Stack {
 
 	/** Pids still alive among those this stack started (for checks after stop()). */
 	livePids() {
-		return [this.n8n?.pid, this.service?.pid].filter(isAlive);
+		return [this.n8n?.pid, this.service?.pid, this.model?.pid].filter(isAlive);
 	}
 }
 
