@@ -133,7 +133,7 @@ function printReady(/** @type {string} */ seconds) {
 		[
 			'',
 			line,
-			`Ready in ${seconds} s.`,
+			`Ready in ${seconds} s (since the command started).`,
 			'',
 			`  n8n editor:         ${n8n.url}/${busy(n8n.port, PREFERRED.n8n)}`,
 			`  Log in as:          ${DEMO_OWNER.email}`,
@@ -143,6 +143,8 @@ function printReady(/** @type {string} */ seconds) {
 			'',
 			`  Reference service:  ${service.url}   API key: ${SERVICE_KEY}${busy(servicePort, PREFERRED.service)}`,
 			`  Credential:         "${credential.name}" (id ${credential.id}) points at it`,
+			`  Fake OpenAI model:  ${stack.model?.url}   credential "${stack.openAiCredential.name}" points at it (AI-agent example; not OpenAI)`,
+			`  Files folder:       ${relative(stack.filesFolder)}/   (the examples' .n8n-files/)`,
 			'  Workflows:',
 			...workflows.map(
 				(w) =>
@@ -162,7 +164,8 @@ function printReady(/** @type {string} */ seconds) {
 }
 
 async function main() {
-	const t0 = Date.now();
+	// When the command started (scripts/start.sh sets it before set-up and installs), else now.
+	const t0 = Number(process.env.SOUND_SEARCH_START_MS) || Date.now();
 	// --smoke never touches the kept state (it runs in a temp folder), not even with --reset.
 	if (!SMOKE && args.includes('--reset') && fs.existsSync(STATE_DIR)) {
 		say(`--reset: removing ${relative(STATE_DIR)}/`);
