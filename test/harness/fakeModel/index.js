@@ -7,11 +7,17 @@ const path = require('node:path');
 const { startListeningChild } = require('../listeningChild');
 
 /**
- * @param {{ apiKey?: string, query?: string, toolName?: string }} [options] the key it accepts
- *   (any if unset), the query it asks the tool for, the tool it calls
+ * @param {{ apiKey?: string, query?: string, toolName?: string, port?: number }} [options] the
+ *   key it accepts (any if unset), the query it asks the tool for, the tool it calls, its port
+ *   (any free one if unset)
  */
-async function startFakeOpenAi({ apiKey, query, toolName } = {}) {
-	const flags = { '--api-key': apiKey, '--query': query, '--tool-name': toolName };
+async function startFakeOpenAi({ apiKey, query, toolName, port } = {}) {
+	const flags = {
+		'--api-key': apiKey,
+		'--query': query,
+		'--tool-name': toolName,
+		'--port': port && String(port),
+	};
 	const args = Object.entries(flags).flatMap(([flag, value]) => (value ? [flag, value] : []));
 	const server = path.join(__dirname, 'server.js');
 	const { line, stop, stderr, exited } = await startListeningChild(server, args, 'fake OpenAI');
