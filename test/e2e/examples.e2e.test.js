@@ -28,14 +28,13 @@ const onePageEach = (searches, fields) =>
 	bySearch(searches).map((s) => page({ ...s, ...fields, credits: PRICE[s.platform] }));
 
 describe('headless, with `n8n execute`', () => {
-	test.each([
+	// One test() each (not test.each): the newest-line gate of test/setup/n8nLine.js wraps test().
+	for (const [what, rowsNode] of [
 		['without a keywords file: the sample rows', 'Sample Keywords (No File)'],
 		["with the user's .n8n-files/keywords.csv", 'Extract Keywords from CSV'],
-	])(
-		'examples/keywords-from-spreadsheet.json %s, one search per row, all results in one XLSX file [newest n8n line only]',
-		async (_case, rowsNode) => {
-			const { filesDir } = scenario;
-			const userFile = path.join(filesDir, 'keywords.csv');
+	]) {
+		test(`examples/keywords-from-spreadsheet.json ${what}, one search per row, all results in one XLSX file [newest n8n line only]`, async () => {
+			const userFile = path.join(scenario.filesDir, 'keywords.csv');
 			if (rowsNode === 'Extract Keywords from CSV')
 				fs.copyFileSync(path.join(REPO_ROOT, 'examples/keywords.csv'), userFile);
 			try {
@@ -43,8 +42,8 @@ describe('headless, with `n8n execute`', () => {
 			} finally {
 				fs.rmSync(userFile, { force: true });
 			}
-		},
-	);
+		});
+	}
 });
 
 /** One run of the spreadsheet example, its keywords coming out of `rowsNode`. @param {string} rowsNode */
