@@ -37,7 +37,7 @@ export class SoundSearchApi implements ICredentialType {
 			default: '',
 			placeholder: 'e.g. https://sound-search.example.com',
 			description:
-				'Address of the Sound Search service, without a path (the node adds /v1/...). Every request, including the API key, goes to this host only.',
+				'Address of the Sound Search service, with its path if your provider gives one (e.g. https://api.vendor.example/sound-search); the node adds /v1/... to it. Every request, including the API key, goes to this host only.',
 		},
 	];
 

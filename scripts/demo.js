@@ -26,6 +26,11 @@ const COLUMNS = [
 
 async function main() {
 	const service = await startReferenceService({ keys: [DEMO_KEY] });
+	const price = platform === 'photosocial' ? '2 credits' : '1 credit';
+	console.log(
+		`Searching ${JSON.stringify(query)} on ${platform} (${price} per call), Limit ${limit}, ` +
+			`through n8n's execution engine against the reference service at ${service.url} ...\n`,
+	);
 	try {
 		const run = await runSoundSearch({
 			parameters: { platform, query, limit: Number(limit) },
@@ -38,7 +43,8 @@ async function main() {
 		);
 		const { totals } = await service.ledger();
 		console.log(
-			`\n${run.items.length} sounds from ${totals.requests} call(s) to ${service.url}: ${totals.creditsCharged} credit(s) charged.`,
+			`\nSearched ${JSON.stringify(query)} on ${platform}, Limit ${limit}: ${run.items.length} sounds ` +
+				`from ${totals.requests} call(s), ${totals.creditsCharged} credit(s) charged.`,
 		);
 		console.log(
 			'First item as the workflow sees it:\n' + JSON.stringify(run.items[0]?.json ?? null, null, 2),

@@ -16,9 +16,9 @@ const { Stack, DEMO_OWNER, DEMO_WORKFLOW, SERVICE_KEY } = require('../test/harne
 const REPO_ROOT = path.resolve(__dirname, '..');
 const STATE_DIR = path.join(REPO_ROOT, '.cache', 'start');
 const USER_FOLDER = path.join(STATE_DIR, 'n8n');
-const PREFERRED = { service: 4010, n8n: 5678, broker: 5679 };
+const PREFERRED = { service: 4010, model: 4011, n8n: 5678, broker: 5679 };
 const HELP = `Usage: npm start [-- --reset | --smoke]
-  --reset  remove .cache/start/ first (owner, executions and your own workflows are lost)
+  --reset  remove .cache/start/n8n/ first (owner, executions and your own workflows are lost)
   --smoke  start in a temp folder on free ports, run the demo workflow once, stop`;
 
 const args = process.argv.slice(2);
@@ -44,6 +44,7 @@ const stack = new Stack({
 	...(!SMOKE && {
 		userFolder: USER_FOLDER,
 		servicePort: PREFERRED.service,
+		modelPort: PREFERRED.model,
 		n8nPort: PREFERRED.n8n,
 		brokerPort: PREFERRED.broker,
 	}),
@@ -133,7 +134,7 @@ function printReady(/** @type {string} */ seconds) {
 		[
 			'',
 			line,
-			`Ready in ${seconds} s.`,
+			`Ready in ${seconds} s (since the command started).`,
 			'',
 			`  n8n editor:         ${n8n.url}/${busy(n8n.port, PREFERRED.n8n)}`,
 			`  Log in as:          ${DEMO_OWNER.email}`,
@@ -143,6 +144,8 @@ function printReady(/** @type {string} */ seconds) {
 			'',
 			`  Reference service:  ${service.url}   API key: ${SERVICE_KEY}${busy(servicePort, PREFERRED.service)}`,
 			`  Credential:         "${credential.name}" (id ${credential.id}) points at it`,
+			`  Fake OpenAI model:  ${stack.model?.url}   credential "${stack.openAiCredential.name}" points at it (AI-agent example; not OpenAI)`,
+			`  Files folder:       ${relative(stack.filesFolder)}/   (the examples' .n8n-files/)`,
 			'  Workflows:',
 			...workflows.map(
 				(w) =>
@@ -152,8 +155,8 @@ function printReady(/** @type {string} */ seconds) {
 				? ['  Not imported:', ...problems.map((p) => `    ! ${p.split('\n')[0]}`)]
 				: []),
 			'',
-			`  The demo, the examples and the credential are re-imported on every start; your own`,
-			`  workflows are kept in ${STATE} ("npm start -- --reset" forgets them).`,
+			`  The demo, the examples and the credentials are imported again when their files change;`,
+			`  your own workflows are kept in ${STATE} ("npm start -- --reset" forgets them).`,
 			'',
 			`  Stop: press Ctrl-C (or: kill ${process.pid}). Requests the service receives are shown below.`,
 			line,
@@ -162,11 +165,13 @@ function printReady(/** @type {string} */ seconds) {
 }
 
 async function main() {
-	const t0 = Date.now();
+	// When the command started (scripts/start.sh sets it before set-up and installs), else now.
+	const t0 = Number(process.env.SOUND_SEARCH_START_MS) || Date.now();
 	// --smoke never touches the kept state (it runs in a temp folder), not even with --reset.
-	if (!SMOKE && args.includes('--reset') && fs.existsSync(STATE_DIR)) {
-		say(`--reset: removing ${relative(STATE_DIR)}/`);
-		fs.rmSync(STATE_DIR, { recursive: true, force: true });
+	if (!SMOKE && !claimStateFolder()) return process.exit(1);
+	if (!SMOKE && args.includes('--reset') && fs.existsSync(USER_FOLDER)) {
+		say(`--reset: removing ${relative(USER_FOLDER)}/`);
+		fs.rmSync(USER_FOLDER, { recursive: true, force: true });
 	}
 	const firstRun = SMOKE || !fs.existsSync(path.join(USER_FOLDER, '.n8n'));
 	const kept = firstRun ? 'new' : 'kept from the last run';
@@ -191,6 +196,30 @@ async function main() {
 		console.error(`\nThe ${name} stopped unexpectedly. Its last output:\n${details || '(none)'}`);
 		void shutdown(1, `${name} died`);
 	});
+}
+
+/**
+ * One `npm start` per state folder (two n8n on one database would corrupt it): false, with a
+ * message, when another one is running; else records this process until it exits.
+ */
+function claimStateFolder() {
+	const pidFile = path.join(STATE_DIR, 'npm-start.pid');
+	const other = Number(fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8'));
+	let alive = false;
+	try {
+		alive = other > 0 && other !== process.pid && process.kill(other, 0);
+	} catch (error) {
+		alive = /** @type {NodeJS.ErrnoException} */ (error).code === 'EPERM';
+	}
+	if (alive) {
+		console.error(`npm start is already running on ${relative(STATE_DIR)}/ (pid ${other}).`);
+		console.error(`Use that one, or stop it first: kill ${other}`);
+		return false;
+	}
+	fs.mkdirSync(STATE_DIR, { recursive: true });
+	fs.writeFileSync(pidFile, String(process.pid));
+	process.on('exit', () => fs.rmSync(pidFile, { force: true }));
+	return true;
 }
 
 /** The demo workflow, run as a user presses "Execute workflow": 10 sounds for 1 credit. */

@@ -5,12 +5,18 @@
 const { runToEnd } = require('./run');
 
 test.each([
-	['npm run demo', 8, 1],
-	['npm run demo -- jazz photosocial 5', 5, 2],
-])('%s prints %i sounds and the %i credit(s) they cost', async (command, sounds, credits) => {
-	const { code, output } = await runToEnd(command, { timeoutMs: 60_000 });
+	['npm run demo', 'lofi', 'shortvideo', 8, 1],
+	['npm run demo -- jazz photosocial 5', 'jazz', 'photosocial', 5, 2],
+])(
+	'%s says what it searched (%s on %s, Limit %i) and the %i credit(s) it cost',
+	async (command, query, platform, limit, credits) => {
+		const { code, output } = await runToEnd(command, { timeoutMs: 60_000 });
 
-	expect(output).toContain(`\n${sounds} sounds from 1 call(s) to http://127.0.0.1:`);
-	expect(output).toMatch(new RegExp(`: ${credits} credit\\(s\\) charged\\.\\n`));
-	expect(code).toBe(0);
-});
+		expect(output).toContain(`Searching "${query}" on ${platform} (${credits} credit`);
+		expect(output).toContain(`Limit ${limit}, through n8n's execution engine`);
+		expect(output).toContain(
+			`\nSearched "${query}" on ${platform}, Limit ${limit}: ${limit} sounds from 1 call(s), ${credits} credit(s) charged.\n`,
+		);
+		expect(code).toBe(0);
+	},
+);

@@ -1,8 +1,9 @@
 'use strict';
 
-// Every command the README names is run by `npm test`: here each one is mapped to the file that
-// runs it and the words it runs it with, and both must exist. A command added to the README
-// without a run fails this test; so does a run that is removed or renamed.
+// Every command the documentation names (README.md, CONTRIBUTING.md, docs/*.md) is run by
+// `npm test`: here each one is mapped to the file that runs it and the words it runs it with, and
+// both must exist. A command added to the documentation without a run fails this test; so does a
+// run that is removed or renamed.
 const fs = require('node:fs');
 const path = require('node:path');
 const { REPO_ROOT } = require('./run');
@@ -57,8 +58,17 @@ const { scripts } = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.jso
 for (const script of Object.keys(scripts).filter((name) => name.startsWith('test:')))
 	RUNS[`npm run ${script}`] = ['scripts/test.sh', `layer ${script.slice('test:'.length)}`];
 
+/** The documents whose commands must run: the README, CONTRIBUTING.md and docs/. */
+const DOCUMENTS = [
+	'README.md',
+	'CONTRIBUTING.md',
+	...fs.readdirSync(path.join(REPO_ROOT, 'docs')).map((name) => `docs/${name}`),
+].filter((file) => file.endsWith('.md'));
+
 function readmeCommands() {
-	const readme = fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
+	const readme = DOCUMENTS.map((file) => fs.readFileSync(path.join(REPO_ROOT, file), 'utf8')).join(
+		'\n',
+	);
 	const spans = [...readme.matchAll(/`([^`\n]+)`/g)].map((match) => match[1]);
 	const blocks = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].flatMap((match) =>
 		match[1].split('\n').map((line) => line.replace(/#.*/, '').trim()),
@@ -67,13 +77,13 @@ function readmeCommands() {
 	return [...new Set(programs.filter((program) => program !== undefined))].sort();
 }
 
-test('the README names commands (the parser finds them)', () => {
+test('the documentation names commands (the parser finds them)', () => {
 	expect(readmeCommands()).toEqual(
 		expect.arrayContaining(['npm start', 'npm test', 'npm run bench']),
 	);
 });
 
-test.each(readmeCommands())('README command "%s" is run by npm test', (program) => {
+test.each(readmeCommands())('documented command "%s" is run by npm test', (program) => {
 	expect(RUNS).toHaveProperty([program]);
 	const [file, words] = RUNS[program];
 	expect(fs.readFileSync(path.join(REPO_ROOT, file), 'utf8')).toContain(words);

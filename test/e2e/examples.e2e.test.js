@@ -28,43 +28,61 @@ const onePageEach = (searches, fields) =>
 	bySearch(searches).map((s) => page({ ...s, ...fields, credits: PRICE[s.platform] }));
 
 describe('headless, with `n8n execute`', () => {
-	test('examples/keywords-from-spreadsheet.json: one search per CSV row, all results in one XLSX file [newest n8n line only]', async () => {
-		const { filesDir } = scenario;
-		fs.copyFileSync(path.join(REPO_ROOT, 'examples/keywords.csv'), `${filesDir}/keywords.csv`);
-		const { items } = await scenario.execute('examples/keywords-from-spreadsheet.json');
-
-		const keywords = items('Extract Keywords from CSV');
-		expect(keywords).toEqual([
-			{ keyword: 'lofi', platform: 'shortvideo' },
-			{ keyword: 'rainy jazz', platform: 'photosocial' },
-			{ keyword: 'workout motivation', platform: 'shortvideo' },
-			{ keyword: 'cinematic piano', platform: 'photosocial' },
-		]);
-		const searches = keywords.map(({ keyword, platform }) => ({ platform, q: keyword }));
-		const authorization = `Bearer ${KEYS.sound}`;
-		expect(bySearch(await scenario.ledger())).toEqual(
-			onePageEach(searches, { limit: '10', outcome: 'ok', authorization }),
-		);
-		expect((await scenario.service.ledger()).totals).toEqual({ requests: 4, creditsCharged: 6 });
-
-		const sounds = items('Sound Search');
-		expect(sounds).toHaveLength(40);
-		const fileName = `${filesDir}/sound-search-results.xlsx`;
-		expect(items('Write Results File')).toEqual([expect.objectContaining({ fileName })]);
-		const bytes = fs.readFileSync(fileName);
-		expect(bytes.subarray(0, 4).toString('latin1')).toBe('PK\u0003\u0004'); // a zip container
-		expect(bytes.includes(Buffer.from('xl/worksheets/sheet1.xml'))).toBe(true);
-		const { sheetNames, rows } = readSheet(fileName);
-		expect(sheetNames).toEqual(['Sounds']);
-		expect(rows).toHaveLength(40); // one row per sound, the searches of all rows merged
-		rows.forEach((row, i) => {
-			const { keyword: query, platform } = keywords[Math.floor(i / 10)];
-			const { soundId, title } = sounds[i];
-			const creditsCharged = PRICE[/** @type {Platform} */ (platform)];
-			expect(row).toMatchObject({ soundId, title, query, platform, creditsCharged, page: 1 });
+	// One test() each (not test.each): the newest-line gate of test/setup/n8nLine.js wraps test().
+	for (const [what, rowsNode] of [
+		['without a keywords file: the sample rows', 'Sample Keywords (No File)'],
+		["with the user's .n8n-files/keywords.csv", 'Extract Keywords from CSV'],
+	]) {
+		test(`examples/keywords-from-spreadsheet.json ${what}, one search per row, all results in one XLSX file [newest n8n line only]`, async () => {
+			const userFile = path.join(scenario.filesDir, 'keywords.csv');
+			if (rowsNode === 'Extract Keywords from CSV')
+				fs.copyFileSync(path.join(REPO_ROOT, 'examples/keywords.csv'), userFile);
+			try {
+				await expectSpreadsheetRun(rowsNode);
+			} finally {
+				fs.rmSync(userFile, { force: true });
+			}
 		});
-	});
+	}
 });
+
+/** One run of the spreadsheet example, its keywords coming out of `rowsNode`. @param {string} rowsNode */
+async function expectSpreadsheetRun(rowsNode) {
+	const { items, runData } = await scenario.execute('examples/keywords-from-spreadsheet.json');
+	expect(Object.keys(runData)).not.toContain('File Not Saved');
+
+	const keywords = items(rowsNode);
+	expect(keywords).toEqual([
+		{ keyword: 'lofi', platform: 'shortvideo' },
+		{ keyword: 'rainy jazz', platform: 'photosocial' },
+		{ keyword: 'workout motivation', platform: 'shortvideo' },
+		{ keyword: 'cinematic piano', platform: 'photosocial' },
+	]);
+	const searches = keywords.map(({ keyword, platform }) => ({ platform, q: keyword }));
+	const authorization = `Bearer ${KEYS.sound}`;
+	expect(bySearch(await scenario.ledger())).toEqual(
+		onePageEach(searches, { limit: '10', outcome: 'ok', authorization }),
+	);
+	expect((await scenario.service.ledger()).totals).toEqual({ requests: 4, creditsCharged: 6 });
+
+	const sounds = items('Sound Search');
+	expect(sounds).toHaveLength(40);
+	const fileName = '.n8n-files/sound-search-results.xlsx';
+	expect(items('Write Results File')).toEqual([expect.objectContaining({ fileName })]);
+	const written = path.join(scenario.filesDir, 'sound-search-results.xlsx');
+	const bytes = fs.readFileSync(written);
+	expect(bytes.subarray(0, 4).toString('latin1')).toBe('PK\u0003\u0004'); // a zip container
+	expect(bytes.includes(Buffer.from('xl/worksheets/sheet1.xml'))).toBe(true);
+	const { sheetNames, rows } = readSheet(written);
+	expect(sheetNames).toEqual(['Sounds']);
+	expect(rows).toHaveLength(40); // one row per sound, the searches of all rows merged
+	rows.forEach((row, i) => {
+		const { keyword: query, platform } = keywords[Math.floor(i / 10)];
+		const { soundId, title } = sounds[i];
+		const creditsCharged = PRICE[/** @type {Platform} */ (platform)];
+		expect(row).toMatchObject({ soundId, title, query, platform, creditsCharged, page: 1 });
+	});
+}
 
 /**
  * What the scheduled-trend example produced: 3 keywords x 2 platforms, 20 sounds each, one page
@@ -91,7 +109,9 @@ async function expectTrendCollection(run) {
 	});
 
 	const [written] = run.items('Write CSV to Disk');
-	const { rows } = readSheet(String(written.fileName));
+	// Relative paths are the folder n8n runs in: its user folder here.
+	const fileName = path.resolve(scenario.userFolder, String(written.fileName));
+	const { rows } = readSheet(fileName);
 	expect(rows).toHaveLength(sounds.length); // one row per sound
 	// The columns are the items' fields, those Simplify Output promises among them.
 	expect(Object.keys(rows[0])).toEqual(Object.keys(sounds[0]));
@@ -101,7 +121,7 @@ async function expectTrendCollection(run) {
 			expect(row[column]).toBe(String(sounds[i][column]));
 		expect(row.page).toBe('1');
 	});
-	return String(written.fileName);
+	return fileName;
 }
 
 describe('in a running n8n (REST API, as the editor uses it)', () => {
@@ -144,15 +164,15 @@ describe('in a running n8n (REST API, as the editor uses it)', () => {
 			expect(path.dirname(await expectTrendCollection(run))).toBe(outputFolder);
 		});
 
-		test('n8n refuses to write outside N8N_RESTRICT_FILE_ACCESS_TO (the searches are paid before the write) [newest n8n line only]', async () => {
+		test('a folder n8n may not write: the run still ends green, File Not Saved says why (the searches were paid, their CSV stays in the run) [newest n8n line only]', async () => {
 			const outside = path.join(scenario.userFolder, 'outside');
 			fs.mkdirSync(outside);
 			const run = await scenario.run(TREND_COLLECTION, { settings: { outputFolder: outside } });
-			expect(run.status).toBe('error');
-			expect(run.lastNodeExecuted).toBe('Write CSV to Disk');
-			expect(run.nodeError('Write CSV to Disk').message).toMatch(
-				/Access to the file is not allowed/,
-			);
+			expect(run.status).toBe('success');
+			expect(run.items('File Not Saved')).toEqual([
+				expect.objectContaining({ notSaved: expect.stringMatching(/not allowed/) }),
+			]);
+			expect(run.runData['Convert to CSV'][0].data.main[0][0].binary.data).toBeDefined();
 			expect(fs.readdirSync(outside)).toEqual([]);
 			expect((await scenario.service.ledger()).totals).toEqual({ requests: 6, creditsCharged: 9 });
 		});

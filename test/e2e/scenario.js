@@ -73,8 +73,9 @@ class Scenario {
 			this.model = await startFakeOpenAi({ apiKey: KEYS.openAi, query: 'rainy lofi' });
 		}
 		this.userFolder = await n8n.createN8nUserFolder({ packageTarball: tarball });
-		// Outside <userFolder>/.n8n: n8n blocks its own folder (N8N_BLOCK_FILE_ACCESS_TO_N8N_FILES).
-		this.filesDir = path.join(this.userFolder, 'files');
+		// The examples' .n8n-files, relative to the folder n8n runs in (its user folder here, as
+		// /home/node in n8n's Docker image); outside <userFolder>/.n8n, which n8n blocks.
+		this.filesDir = path.join(this.userFolder, '.n8n-files');
 		fs.mkdirSync(this.filesDir);
 		const sound = (/** @type {keyof CREDENTIALS} */ key) => ({
 			...CREDENTIALS[key],

@@ -181,12 +181,8 @@ test('examples/rising-sounds-alert.json: the rising sounds of its keywords go to
 });
 
 test("examples/trend-history.json: daily post counts in a Data Table, the week's top risers in an XLSX [newest n8n line only]", async () => {
+	// Nothing prepared: the workflow creates its Data Table on the first run and reuses it.
 	const { id: projectId } = await scenario.ok('GET', '/rest/projects/personal');
-	const columns = ['soundId', 'day', 'keyword', 'title'].map((name) => ({ name, type: 'string' }));
-	const table = await scenario.ok('POST', `/rest/projects/${projectId}/data-tables`, {
-		name: 'sound trend history',
-		columns: [...columns, { name: 'postCount', type: 'number' }],
-	});
 	const runDay = async (/** @type {string} */ day) => {
 		const run = await scenario.run('examples/trend-history.json', { settings: { day } });
 		expect(run.status).toBe('success');
@@ -197,6 +193,13 @@ test("examples/trend-history.json: daily post counts in a Data Table, the week's
 	});
 	await runDay('2026-11-21');
 	await runDay('2026-11-21'); // the same day again: upserted, not added
+	const filter = encodeURIComponent(JSON.stringify({ name: 'sound trend history' }));
+	const tables = await scenario.ok(
+		'GET',
+		`/rest/projects/${projectId}/data-tables?filter=${filter}`,
+	);
+	expect(tables.data).toHaveLength(1);
+	const [table] = tables.data;
 	const rows = await scenario.ok(
 		'GET',
 		`/rest/projects/${projectId}/data-tables/${table.id}/rows?take=1000`,

@@ -3,8 +3,9 @@
 // The browser of the editor check: headless Debian Chromium (/usr/bin/chromium, installed by
 // scripts/ensure-chromium.sh) driven through playwright-core. Chromium runs as a browser server,
 // a process of ours that close() stops by pid (its process group, its temporary profile removed);
-// the page talks to 127.0.0.1 only. Screenshots of every step go to artifacts/editor/*.png, and
-// close() writes what the run took and saw to artifacts/editor/summary.json.
+// the page talks to 127.0.0.1 only. Screenshots of every step go to artifacts/editor/*.png (or
+// artifacts/editor/<folder>/ for a browser given a folder: one per test file), and close() writes
+// what the run took and saw to summary.json there.
 
 const fs = require('node:fs');
 const path = require('node:path');
@@ -29,13 +30,17 @@ class EditorBrowser {
 	/** @type {Record<string, number>} */ stepMs = {};
 	start = Date.now();
 
-	/**
-	 * @param {number} timeoutMs for every action and wait of the page
-	 * @param {{ keepArtifacts?: boolean }} [options] keepArtifacts: leave other files' screenshots
-	 */
-	async open(timeoutMs, { keepArtifacts = false } = {}) {
-		if (!keepArtifacts) fs.rmSync(ARTIFACTS, { recursive: true, force: true });
-		fs.mkdirSync(ARTIFACTS, { recursive: true });
+	/** @param {string} [folder] under artifacts/editor/ (default: artifacts/editor/ itself) */
+	constructor(folder = '') {
+		this.dir = path.join(ARTIFACTS, folder);
+	}
+
+	/** @param {number} timeoutMs for every action and wait of the page */
+	async open(timeoutMs) {
+		// Only this browser's earlier files: other test files keep theirs (in their own folders).
+		fs.mkdirSync(this.dir, { recursive: true });
+		for (const entry of fs.readdirSync(this.dir, { withFileTypes: true }))
+			if (entry.isFile()) fs.rmSync(path.join(this.dir, entry.name), { force: true });
 		if (!fs.existsSync(CHROMIUM)) {
 			throw new Error(`${CHROMIUM} is missing: run scripts/ensure-chromium.sh`);
 		}
@@ -64,9 +69,9 @@ class EditorBrowser {
 		return this.page;
 	}
 
-	/** Saves a screenshot as artifacts/editor/NN-<name>.png (or <file>.png). @param {string} name */
+	/** Saves a screenshot as NN-<name>.png (or <file>.png) in its folder. @param {string} name */
 	async shot(name, file = `${String(this.screenshots.length + 1).padStart(2, '0')}-${name}`) {
-		await this.page.screenshot({ path: path.join(ARTIFACTS, `${file}.png`) });
+		await this.page.screenshot({ path: path.join(this.dir, `${file}.png`) });
 		this.screenshots.push(`${file}.png`);
 	}
 
@@ -86,11 +91,8 @@ class EditorBrowser {
 		}
 	}
 
-	/**
-	 * Stops Chromium by pid and writes summary.json (with `more`), or another file's summary.
-	 * @param {object} more
-	 */
-	async close(more, summaryFile = 'summary.json') {
+	/** Stops Chromium by pid and writes summary.json (with `more`). @param {object} more */
+	async close(more) {
 		const chromiumPid = this.server?.process().pid;
 		await this.server?.kill();
 		const summary = {
@@ -101,9 +103,9 @@ class EditorBrowser {
 			chromiumPid,
 			screenshots: this.screenshots,
 		};
-		fs.mkdirSync(ARTIFACTS, { recursive: true });
-		fs.writeFileSync(path.join(ARTIFACTS, summaryFile), JSON.stringify(summary, null, 2));
+		fs.mkdirSync(this.dir, { recursive: true });
+		fs.writeFileSync(path.join(this.dir, 'summary.json'), JSON.stringify(summary, null, 2));
 	}
 }
 
-module.exports = { EditorBrowser, ARTIFACTS };
+module.exports = { EditorBrowser };

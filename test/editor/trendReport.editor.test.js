@@ -2,7 +2,7 @@
 
 // The weekly trend report (examples/weekly-trend-report.json) as people see it: after a week of
 // trend history in a real n8n, the page the example makes is opened in headless Chromium; its
-// chart and table are there, and the screenshot is kept as artifacts/editor/weekly-trend-report.png
+// chart and table are there, and the screenshot is kept as artifacts/editor/trend-report/weekly-trend-report.png
 // and docs/images/weekly-trend-report.png (the README's picture).
 
 const fs = require('node:fs');
@@ -10,10 +10,10 @@ const path = require('node:path');
 const { useN8n } = require('../e2e/scenario');
 const { runHistoryWeek, runWeeklyReport } = require('../e2e/weeklyReport');
 const { REPO_ROOT } = require('../harness/packageTarball');
-const { ARTIFACTS, EditorBrowser } = require('./browser');
+const { EditorBrowser } = require('./browser');
 
 const scenario = useN8n();
-const browser = new EditorBrowser();
+const browser = new EditorBrowser('trend-report');
 const WEEK_END = '2026-12-07';
 const UI_TIMEOUT_MS = 30_000;
 /** Five lofi sounds that outgrow the catalogue's fastest (50 % a day), each its own way. */
@@ -25,7 +25,7 @@ const RISERS = [
 	{ postCount: 2_400_011, dailyGrowth: 0.4, bursts: [{ day: 5, percent: 150 }] },
 ];
 
-afterAll(() => browser.close({ report: WEEK_END }, 'weekly-trend-report.json'));
+afterAll(() => browser.close({ report: WEEK_END }));
 
 test('the weekly trend report opens in the browser: a line per top riser, the table beside it', async () => {
 	for (const [index, script] of RISERS.entries()) {
@@ -35,7 +35,7 @@ test('the weekly trend report opens in the browser: a line per top riser, the ta
 	await runWeeklyReport(scenario, WEEK_END);
 	await runHistoryWeek(scenario, WEEK_END);
 	const { html, risers } = await runWeeklyReport(scenario, WEEK_END);
-	const page = await browser.open(UI_TIMEOUT_MS, { keepArtifacts: true });
+	const page = await browser.open(UI_TIMEOUT_MS);
 	await page.setViewportSize({ width: 1200, height: 520 });
 	await page.setContent(html);
 
@@ -51,5 +51,5 @@ test('the weekly trend report opens in the browser: a line per top riser, the ta
 	await browser.shot('weekly-trend-report', 'weekly-trend-report');
 	const picture = path.join(REPO_ROOT, 'docs', 'images', 'weekly-trend-report.png');
 	fs.mkdirSync(path.dirname(picture), { recursive: true });
-	fs.copyFileSync(path.join(ARTIFACTS, 'weekly-trend-report.png'), picture);
+	fs.copyFileSync(path.join(browser.dir, 'weekly-trend-report.png'), picture);
 }, 300_000);

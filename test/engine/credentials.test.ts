@@ -1,6 +1,7 @@
 import { SoundSearchApi } from '../../credentials/SoundSearchApi.credentials';
 import { runCredentialTest } from '../harness/engine/engine';
 import { API_KEY, REVOKED_KEY, useReferenceService } from '../harness/engine/searchFixture';
+import { startPathPrefixProxy } from '../harness/pathPrefixProxy';
 
 const { service, calls } = useReferenceService();
 const rules = new SoundSearchApi().test.rules ?? [];
@@ -38,4 +39,24 @@ describe('credential test', () => {
 		expect(seen.length).toBeGreaterThan(0);
 		expect(seen.every((call) => call.creditsCharged === 0)).toBe(true);
 	});
+});
+
+describe('credential test with a Base URL that has a path', () => {
+	it.each(['', '/'])(
+		'sends the test to <Base URL>/v1/... (trailing slash: "%s")',
+		async (slash) => {
+			const gateway = await startPathPrefixProxy(service().url, '/sound-search');
+			try {
+				const run = await runCredentialTest({ apiKey: API_KEY, baseUrl: `${gateway.url}${slash}` });
+
+				expect(testerVerdict(run.error)).toBe('Connection successful!');
+				expect(gateway.seen.map((r) => r.path)).toEqual([
+					'/sound-search/v1/shortvideo/sound/search?q=',
+				]);
+				expect(await calls()).toEqual([expect.objectContaining({ q: '', creditsCharged: 0 })]);
+			} finally {
+				await gateway.close();
+			}
+		},
+	);
 });

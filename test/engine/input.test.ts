@@ -3,8 +3,10 @@ import {
 	BY_KEYWORD,
 	itemOf,
 	keywordItems,
+	searchOn,
 	useReferenceService,
 } from '../harness/engine/searchFixture';
+import { startPathPrefixProxy } from '../harness/pathPrefixProxy';
 
 const { service, search, calls } = useReferenceService();
 
@@ -225,5 +227,40 @@ describe('bad input is refused before any request', () => {
 		expect(failed).toHaveLength(1);
 		expect(failed[0].json.error).toMatch(/"Query" parameter is empty \[item 1\]/);
 		expect((await calls()).map((call) => call.q)).toEqual(['lofi']);
+	});
+});
+
+describe('a Base URL with a path (a gateway in front of the service)', () => {
+	let gateway: Awaited<ReturnType<typeof startPathPrefixProxy>>;
+	beforeAll(async () => {
+		gateway = await startPathPrefixProxy(service().url, '/sound-search');
+	});
+	afterAll(async () => {
+		await gateway.close();
+	});
+	beforeEach(() => {
+		gateway.seen.length = 0;
+	});
+
+	it.each([
+		['without a trailing slash', ''],
+		['with a trailing slash', '/'],
+	])('calls <Base URL>/v1/..., %s, every page', async (_case, slash) => {
+		const run = await searchOn(`${gateway.url}${slash}`, { query: 'lofi', limit: 30 }, {});
+		const pages = await searchOn(`${gateway.url}${slash}`, {
+			query: 'lofi',
+			returnAll: true,
+			options: { pageSize: 50, maxPages: 3 },
+		});
+
+		expect(run.error).toBeUndefined();
+		expect(run.items).toHaveLength(30);
+		expect(pages.error?.message ?? '').not.toMatch(/Base URL/);
+		expect(gateway.seen.length).toBeGreaterThan(1);
+		for (const request of gateway.seen) {
+			expect(request.path).toMatch(/^\/sound-search\/v1\/shortvideo\/sound\/search\?/);
+			expect(request).toMatchObject({ authorized: true, status: 200 });
+		}
+		expect((await calls()).length).toBe(gateway.seen.length);
 	});
 });

@@ -233,7 +233,7 @@ describe('documentation', () => {
 	const readme = read('README.md');
 	const headings = readme.split('\n').filter((line) => /^##+ /.test(line));
 
-	test('the README covers install, credentials, usage, examples, compatibility and releasing', () => {
+	test('the README covers install, credentials, usage, examples and compatibility; CONTRIBUTING.md releasing', () => {
 		for (const heading of [
 			'## Install in n8n',
 			'## Credentials',
@@ -241,10 +241,11 @@ describe('documentation', () => {
 			'## Output',
 			'## Examples',
 			'### Compatibility',
-			'### Releasing',
 		]) {
 			expect(headings).toContain(heading);
 		}
+		expect(read('CONTRIBUTING.md').split('\n')).toContain('## Releasing');
+		expect(readme).toContain('(CONTRIBUTING.md)');
 		expect(readme).toContain('(docs/verification.md)');
 		expect(readme).toContain('(CHANGELOG.md)');
 	});

@@ -58,22 +58,26 @@ function numberField(name: string): INodeProperties {
 	return fields.find((field) => field.name === name && field.type === 'number') as INodeProperties;
 }
 
-/** The credential's Base URL must be a bare http(s) origin: the node appends /v1/... itself. */
+/**
+ * The credential's Base URL: an http(s) address, with or without a path (a gateway's prefix such
+ * as https://api.vendor.example/sound-search); the node appends /v1/... to it. Returned without
+ * trailing slashes. A query, fragment or user info would be sent along with the key: refused.
+ */
 export function checkBaseUrl(ctx: ErrorContext, baseUrl: unknown): string {
+	const text = String(baseUrl ?? '');
 	let url: URL | undefined;
 	try {
-		// Trailing slashes are harmless: the node appends /v1/... to the origin.
-		url = new URL(String(baseUrl).replace(/\/+$/, ''));
+		url = new URL(text);
 	} catch {
 		url = undefined;
 	}
-	const bare =
-		url && /^https?:$/.test(url.protocol) && url.pathname === '/' && !url.search && !url.hash;
-	if (bare && url && !url.username && !url.password) return url.origin;
+	const plain = url && /^https?:$/.test(url.protocol) && !/[?#]/.test(text);
+	if (plain && url && !url.username && !url.password)
+		return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 	throw invalid(
 		ctx,
-		`The "Base URL" of the Sound Search API credential is not a bare http(s) address: ${JSON.stringify(String(baseUrl ?? '').slice(0, 80))}`,
-		'Set it to the service address only, like https://sound-search.example.com or http://127.0.0.1:4010, without a path, query, fragment or user info.',
+		`The "Base URL" of the Sound Search API credential is not an http(s) address without query, fragment or user info: ${JSON.stringify(text.slice(0, 80))}`,
+		'Set it to the service address, like https://sound-search.example.com, http://127.0.0.1:4010 or https://api.vendor.example/sound-search (the node adds /v1/... to it), without a query, fragment or user info.',
 	);
 }
 export function invalid(ctx: ErrorContext, message: string, description: string) {

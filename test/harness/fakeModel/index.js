@@ -7,14 +7,20 @@ const path = require('node:path');
 const { startListeningChild } = require('../listeningChild');
 
 /**
- * @param {{ apiKey?: string, query?: string, toolName?: string }} [options] the key it accepts
- *   (any if unset), the query it asks the tool for, the tool it calls
+ * @param {{ apiKey?: string, query?: string, toolName?: string, port?: number }} [options] the
+ *   key it accepts (any if unset), the query it asks the tool for, the tool it calls, its port
+ *   (any free one if unset)
  */
-async function startFakeOpenAi({ apiKey, query, toolName } = {}) {
-	const flags = { '--api-key': apiKey, '--query': query, '--tool-name': toolName };
+async function startFakeOpenAi({ apiKey, query, toolName, port } = {}) {
+	const flags = {
+		'--api-key': apiKey,
+		'--query': query,
+		'--tool-name': toolName,
+		'--port': port && String(port),
+	};
 	const args = Object.entries(flags).flatMap(([flag, value]) => (value ? [flag, value] : []));
 	const server = path.join(__dirname, 'server.js');
-	const { line, stop, stderr } = await startListeningChild(server, args, 'fake OpenAI');
+	const { line, stop, stderr, exited } = await startListeningChild(server, args, 'fake OpenAI');
 	/** @param {string} route @param {string} [method] */
 	const control = async (route, method = 'GET') => {
 		const response = await fetch(new URL(route, line.url), { method });
@@ -26,7 +32,10 @@ async function startFakeOpenAi({ apiKey, query, toolName } = {}) {
 	/** Forgets the requests so far (before each test). */
 	const reset = async () => void (await control('/__fake/reset', 'POST'));
 	/** url: the base URL ending in /v1 (the openAiApi credential's `url`) */
-	return { url: /** @type {string} */ (line.url), pid: line.pid, requests, reset, stop, stderr };
+	return {
+		...{ url: /** @type {string} */ (line.url), pid: line.pid, requests, reset },
+		...{ stop, stderr, exited },
+	};
 }
 
 module.exports = { startFakeOpenAi };

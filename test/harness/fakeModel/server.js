@@ -136,7 +136,8 @@ function main() {
 	const argv = process.argv.slice(2);
 	/** @param {string} name */
 	const flag = (name) =>
-		argv.includes(`--${name}`) ? argv[argv.indexOf(`--${name}`) + 1] : undefined;
+		// The last one counts (listeningChild.js puts --port 0 first; a caller may give another).
+		argv.includes(`--${name}`) ? argv[argv.lastIndexOf(`--${name}`) + 1] : undefined;
 	const server = createFakeOpenAiServer({
 		apiKey: flag('api-key'),
 		query: flag('query') ?? 'rainy lofi',

@@ -1,7 +1,8 @@
 'use strict';
 
 // What `npm start` and the editor check put into n8n: the owner, the credential pointing at the
-// reference service, the ready-to-run demo workflow (demo.workflow.json) and the examples/*.json.
+// reference service, an OpenAI credential pointing at the local fake model (for the AI-agent
+// example), the ready-to-run demo workflow (demo.workflow.json) and the examples/*.json.
 
 const crypto = require('node:crypto');
 const fs = require('node:fs');
@@ -18,6 +19,19 @@ const DEMO_CREDENTIAL = Object.freeze({
 	name: 'Sound Search account',
 	type: 'soundSearchApi',
 });
+/** The OpenAI credential of the AI-agent example, pointed at the local fake model (not OpenAI). */
+const DEMO_OPENAI_CREDENTIAL = Object.freeze({
+	id: 'openAiDemo',
+	name: 'OpenAI account',
+	type: 'openAiApi',
+});
+/** The key the fake model accepts (it is no OpenAI key). */
+const FAKE_MODEL_KEY = 'fake-model-key';
+/**
+ * The folder the examples write to, relative to the folder n8n runs in (its user folder here, as
+ * /home/node in n8n's Docker image): the stack creates it and allows it (N8N_RESTRICT_FILE_ACCESS_TO).
+ */
+const FILES_FOLDER = '.n8n-files';
 /** The owner `npm start` creates (printed on start; local demo only). */
 const DEMO_OWNER = Object.freeze({
 	email: 'demo@sound-search.local',
@@ -65,6 +79,9 @@ module.exports = {
 	PACKAGE_NAME,
 	SERVICE_KEY,
 	DEMO_CREDENTIAL,
+	DEMO_OPENAI_CREDENTIAL,
+	FAKE_MODEL_KEY,
+	FILES_FOLDER,
 	DEMO_OWNER,
 	DEMO_WORKFLOW,
 	DEMO_WORKFLOW_ID: DEMO_WORKFLOW.id,

@@ -1,17 +1,22 @@
 'use strict';
 
 // The whole local stack of `npm start` (scripts/start.js) and the editor check (test/editor/):
-// the reference service, a real n8n (`n8n start`) with the freshly packed package installed as
-// n8n installs a community package, an owner, the demo credential, the example workflows and the
-// demo workflow (./demo.js). Everything binds 127.0.0.1 and is stopped by pid (n8n's whole
+// the reference service, the fake OpenAI model, a real n8n (`n8n start`) with the freshly packed
+// package installed as n8n installs a community package, an owner, the demo credentials, the
+// example workflows, the demo workflow (./demo.js) and the folder the examples write to. Everything binds 127.0.0.1 and is stopped by pid (n8n's whole
 // process group through the supervisor); both also go away by themselves when this process dies.
 
+const fs = require('node:fs');
+const path = require('node:path');
 const n8n = require('../n8n');
 const { startReferenceService } = require('../referenceService');
+const { startFakeOpenAi } = require('../fakeModel');
 const { packageTarball } = require('../packageTarball');
 const demo = require('./demo');
+const { sourcesHash, valueHash, readStamp, writeStamp } = require('./restart');
 
-const { DEMO_CREDENTIAL, DEMO_OWNER, DEMO_WORKFLOW, SERVICE_KEY, readExampleWorkflows } = demo;
+const { DEMO_CREDENTIAL, DEMO_OPENAI_CREDENTIAL, DEMO_OWNER, DEMO_WORKFLOW, SERVICE_KEY } = demo;
+const { FAKE_MODEL_KEY, FILES_FOLDER, PACKAGE_NAME, readExampleWorkflows } = demo;
 
 /** @param {number | undefined} pid */
 function isAlive(pid) {
@@ -28,10 +33,13 @@ function isAlive(pid) {
  */
 class Stack {
 	/** @type {import('../referenceService').ReferenceService | undefined} */ service;
+	/** @type {Awaited<ReturnType<typeof startFakeOpenAi>> | undefined} */ model;
 	/** @type {import('../n8n/server').N8nServer | undefined} */ n8n;
 	/** @type {string | undefined} */ userFolder;
 	/** @type {import('../n8n/rest').RestRequest | undefined} */ request;
 	credential = { ...DEMO_CREDENTIAL, data: { apiKey: SERVICE_KEY, baseUrl: '' } };
+	openAiCredential = { ...DEMO_OPENAI_CREDENTIAL, data: { apiKey: FAKE_MODEL_KEY, url: '' } };
+	filesFolder = ''; // <userFolder>/.n8n-files, the only folder n8n may read and write
 	/** @type {Array<{ id: string, name: string, file: string, nodes: any[] }>} */ workflows = [];
 	/** @type {string[]} */ problems = [];
 	/** @type {Record<string, number>} */ timings = {};
@@ -39,9 +47,10 @@ class Stack {
 	stopped = Promise.resolve();
 
 	/**
-	 * @param {{ userFolder?: string, servicePort?: number, n8nPort?: number, brokerPort?: number,
-	 *   log?: (line: string) => void }} [options] userFolder: kept (default: a temp one, removed
-	 *   by stop()); ports: preferred (default: any free one); log: a line per finished step
+	 * @param {{ userFolder?: string, servicePort?: number, modelPort?: number, n8nPort?: number,
+	 *   brokerPort?: number, log?: (line: string) => void }} [options] userFolder: kept (default:
+	 *   a temp one, removed by stop()); ports: preferred (default: any free one); log: a line per
+	 *   finished step
 	 */
 	constructor(options = {}) {
 		this.options = options;
@@ -49,37 +58,48 @@ class Stack {
 
 	/**
 	 * One timed, logged step; handles are stored inside it, so that a stop() during it finds them.
+	 * fn may resolve a note (e.g. why it had nothing to do), logged instead of "done".
 	 * @param {string} label
-	 * @param {() => Promise<unknown>} fn
+	 * @param {() => Promise<string | void>} fn
 	 */
 	async step(label, fn) {
 		const t0 = Date.now();
-		if (!this.stopping) await fn();
+		const note = this.stopping ? undefined : await fn();
 		if (this.stopping) throw new Error('stopped while starting');
 		this.timings[label] = Date.now() - t0;
-		this.options.log?.(`${label}: done in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+		const seconds = ((Date.now() - t0) / 1000).toFixed(1);
+		this.options.log?.(`${label}: ${note || 'done'} in ${seconds} s`);
 	}
 
 	async start() {
 		const t0 = Date.now();
-		const { userFolder: folder, servicePort, n8nPort, brokerPort } = this.options;
-		let tarball = '';
+		const { userFolder: folder, servicePort, modelPort, n8nPort, brokerPort } = this.options;
 		try {
-			await this.step('n8n installed (n8n-host/install.sh)', () => n8n.ensureN8nInstalled());
-			await this.step('package built and packed', async () => (tarball = packageTarball()));
-			await this.step('user folder with the packed package installed', async () => {
-				this.userFolder = await n8n.createN8nUserFolder({ packageTarball: tarball, folder });
+			await this.step('n8n installed (n8n-host/install.sh)', async () => {
+				await n8n.ensureN8nInstalled();
 			});
+			await this.step('package built, packed and installed in the user folder', () =>
+				this.installPackage(folder),
+			);
 			await this.step('reference service started', async () => {
 				const args = ['--port', String(await n8n.getFreePort(servicePort))];
 				this.service = await startReferenceService({ keys: [SERVICE_KEY], args });
 				this.credential.data.baseUrl = this.service.url;
 			});
+			await this.step('fake OpenAI model started', async () => {
+				const port = await n8n.getFreePort(modelPort);
+				this.model = await startFakeOpenAi({ apiKey: FAKE_MODEL_KEY, port });
+				this.openAiCredential.data.url = this.model.url;
+			});
 			await this.step('credential and workflows imported', () => this.importAll());
 			await this.step('n8n started', async () => {
 				const port = await n8n.getFreePort(n8nPort);
 				const broker = await n8n.getFreePort(brokerPort);
-				const options = { port, brokerPort: broker };
+				// n8n runs in its user folder: the examples' relative .n8n-files is this folder.
+				this.filesFolder = path.join(/** @type {string} */ (this.userFolder), FILES_FOLDER);
+				fs.mkdirSync(this.filesFolder, { recursive: true });
+				const env = { N8N_RESTRICT_FILE_ACCESS_TO: this.filesFolder };
+				const options = { port, brokerPort: broker, env };
 				this.n8n = await n8n.startN8n(/** @type {string} */ (this.userFolder), options);
 			});
 			// Set up on a fresh user folder, or only logged in on a kept one (npm start).
@@ -94,10 +114,31 @@ class Stack {
 		}
 	}
 
-	/** The credential first (the workflows refer to it), then all workflows in one import. */
+	/**
+	 * Builds, packs and installs the package into the user folder (a temp one unless `folder`);
+	 * on a kept folder whose package was built from the same sources, nothing.
+	 * @param {string | undefined} folder
+	 */
+	async installPackage(folder) {
+		const sources = sourcesHash();
+		const installed = folder && path.join(folder, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME);
+		if (folder && installed && fs.existsSync(installed) && readStamp(folder).sources === sources) {
+			this.userFolder = path.resolve(folder);
+			return 'sources unchanged since the last start, kept';
+		}
+		const tarball = packageTarball();
+		this.userFolder = await n8n.createN8nUserFolder({ packageTarball: tarball, folder });
+		if (folder) writeStamp(folder, { sources });
+		return undefined;
+	}
+
+	/**
+	 * The credentials first (the workflows refer to them), then all workflows in one import; on a
+	 * kept folder where exactly this was imported before, nothing.
+	 */
 	async importAll() {
 		const folder = /** @type {string} */ (this.userFolder);
-		await n8n.importCredentials(folder, [this.credential]);
+		const credentials = [this.credential, this.openAiCredential];
 		const examples = readExampleWorkflows();
 		this.problems.push(...examples.problems);
 		const all = [{ file: '(built in)', workflow: DEMO_WORKFLOW }, ...examples.workflows];
@@ -107,6 +148,12 @@ class Stack {
 			file,
 			nodes: workflow.nodes.map((/** @type {any} */ n) => ({ name: n.name, type: n.type })),
 		});
+		const imported = valueHash({ credentials, workflows: all });
+		if (this.options.userFolder && readStamp(folder).imported === imported) {
+			this.workflows.push(...all.map(summary));
+			return 'unchanged since the last start, not imported again';
+		}
+		await n8n.importCredentials(folder, credentials);
 		const batch = await n8n.importFile(
 			folder,
 			'workflow',
@@ -121,6 +168,8 @@ class Stack {
 				throw new Error(`importing the demo workflow failed:\n${output}`);
 			else this.problems.push(`${entry.file}: n8n import:workflow failed:\n${output}`);
 		}
+		if (this.options.userFolder && this.problems.length === 0) writeStamp(folder, { imported });
+		return undefined;
 	}
 
 	/** Editor URL of a workflow. @param {string} id */
@@ -139,6 +188,7 @@ class Stack {
 		const watched = [
 			['n8n', this.n8n?.exited, () => this.n8n?.logs().slice(-4000)],
 			['reference service', this.service?.exited, () => this.service?.stderr()],
+			['fake OpenAI model', this.model?.exited, () => this.model?.stderr()],
 		];
 		for (const [name, exited, details] of watched) {
 			void exited?.then(() =>
@@ -164,7 +214,7 @@ class Stack {
 			.catch(() => {})
 			.then(async () => {
 				const results = [];
-				for (const handle of [this.n8n, this.service])
+				for (const handle of [this.n8n, this.service, this.model])
 					results.push(await handle?.stop().catch((e) => e));
 				if (!this.options.userFolder && this.userFolder) n8n.removeN8nUserFolder(this.userFolder);
 				const error = results.find((result) => result instanceof Error);
@@ -175,7 +225,7 @@ class Stack {
 
 	/** Pids still alive among those this stack started (for checks after stop()). */
 	livePids() {
-		return [this.n8n?.pid, this.service?.pid].filter(isAlive);
+		return [this.n8n?.pid, this.service?.pid, this.model?.pid].filter(isAlive);
 	}
 }
 

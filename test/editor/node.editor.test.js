@@ -1,120 +1,39 @@
 'use strict';
 
-// The editor check: what a user sees in n8n's editor with this package installed. The stack of
-// `npm start` (test/harness/stack/: n8n with the packed package, the reference service, an
-// owner, the demo credential and workflows) driven in headless Chromium (browser.js). One test a
-// step, in order, sharing one page; screenshots of every step in artifacts/editor/.
+// The Sound Search node as a user meets it in n8n's editor: found in the node panel with its
+// icon, its parameters, a run from its panel and from the canvas, and the "Sound Search demo"
+// workflow `npm start` offers. The stack of `npm start` driven in headless Chromium
+// (session.js); one test a step, in order, sharing one page; screenshots of every step in
+// artifacts/editor/node/.
 //
 // Plain CommonJS on purpose: the project's strict linter applies node-code rules to every .ts file.
 
-const fs = require('node:fs');
-const path = require('node:path');
 const stackModule = require('../harness/stack');
-const { REPO_ROOT } = require('../harness/packageTarball');
-const { poll } = require('../harness/poll');
-const { EditorBrowser } = require('./browser');
+const { useEditorSession } = require('./session');
+const ui = require('./ui');
 
-const { Stack, DEMO_OWNER, DEMO_CREDENTIAL, DEMO_WORKFLOW_ID, PACKAGE_NAME } = stackModule;
+const { DEMO_CREDENTIAL, DEMO_WORKFLOW_ID } = stackModule;
+const { ICON_PATH_PART, RUN_TIMEOUT_MS, expectOurIcon, flatText, executeWorkflow } = ui;
 const BEARER = `Bearer ${stackModule.SERVICE_KEY}`;
-const ICON_PATH_PART = `/icons/${PACKAGE_NAME}/`;
-const UI_TIMEOUT_MS = 30_000;
-const RUN_TIMEOUT_MS = 60_000;
 // A query of our own, so that the ledger entries of this check are unmistakable.
 const QUERY = 'rainy jazz';
 const LIMIT = 10;
 
-const browser = new EditorBrowser();
-/** @type {InstanceType<typeof Stack>} */
-let stack;
+const session = useEditorSession('node');
+const { shot, step } = session;
 /** @type {import('playwright-core').Page} */
 let page;
-const shot = (/** @type {string} */ name) => browser.shot(name);
-const step = browser.step.bind(browser);
+/** @type {import('../harness/stack').Stack} */
+let stack;
+beforeAll(() => {
+	({ page, stack } = session);
+});
 
 /** An entry of the node panel's lists (an event, an action). @param {string} text */
 const panelItem = (text) => page.getByTestId('item-iterator-item').filter({ hasText: text });
-
-/** The reference service's requests for a query (QUERY unless named). */
-async function searchesFor(query = QUERY) {
-	const ledger = await stack.service?.ledger();
-	return (ledger?.requests ?? []).filter(
-		(/** @type {any} */ r) => r.query === query || r.q === query,
-	);
-}
-
-/** Waits until the service has `count` requests for the query (or the time is up). */
-const waitForSearches = (/** @type {number} */ count, query = QUERY) =>
-	poll(
-		() => searchesFor(query),
-		(list) => list.length >= count,
-		RUN_TIMEOUT_MS,
-	);
-
-/** @param {import('playwright-core').Locator} img waits until the image has loaded */
-async function imageLoaded(img) {
-	const element = await img.elementHandle({ timeout: UI_TIMEOUT_MS });
-	const loaded = (el) => el.complete && el.naturalWidth > 0;
-	await page.waitForFunction(loaded, element, { timeout: UI_TIMEOUT_MS });
-}
-
-/**
- * Checks that an <img> is our node icon: served by n8n from the installed package, loaded, and
- * byte for byte the SVG in icons/ (not a fallback).
- * @param {import('playwright-core').Locator} img
- */
-async function expectOurIcon(img) {
-	const src = String(await img.getAttribute('src', { timeout: UI_TIMEOUT_MS }));
-	expect(src).toContain(ICON_PATH_PART);
-	expect(src).toMatch(/soundSearch\.svg$/);
-	await imageLoaded(img);
-	const response = await page.request.get(new URL(src, page.url()).href);
-	expect(response.status()).toBe(200);
-	expect(response.headers()['content-type']).toContain('image/svg+xml');
-	const svg = fs.readFileSync(path.join(REPO_ROOT, 'icons', 'soundSearch.svg'), 'utf8');
-	expect((await response.body()).toString('utf8')).toBe(svg);
-}
-
-/** The run-data panel's text (the JSON view splits lines oddly) in single spaces. */
-const flatText = async (/** @type {import('playwright-core').Locator} */ locator) =>
-	(await locator.innerText()).replace(/\s+/g, ' ');
-
-/** Clicks "Execute workflow" on the canvas and waits for n8n's success message. */
-async function executeWorkflow() {
-	await page.getByTestId('execute-workflow-button').click();
-	const done = page.getByText('Workflow executed successfully').first();
-	await done.waitFor({ timeout: RUN_TIMEOUT_MS });
-}
-
-beforeAll(async () => {
-	stack = new Stack({ log: (line) => process.stdout.write(`[stack] ${line}\n`) });
-	await stack.start();
-	page = await browser.open(UI_TIMEOUT_MS);
-}, 20 * 60_000);
-
-afterAll(async () => {
-	try {
-		const urls = { n8n: stack?.n8n?.url, referenceService: stack?.service?.url };
-		await browser.close({ ...urls, stackTimingsMs: stack?.timings });
-	} finally {
-		if (stack) await stack.stop();
-	}
-	const left = stack ? stack.livePids() : [];
-	if (left.length > 0) throw new Error(`still running after stop: pid ${left.join(', ')}`);
-}, 60_000);
+const waitForSearches = ui.waitForSearches;
 
 describe('the Sound Search node in the n8n editor (headless Chromium)', () => {
-	test('log in as the owner', () =>
-		step('sign-in', async () => {
-			await page.goto(`${stack.n8n?.url}/signin`);
-			await page.getByTestId('emailOrLdapLoginId').locator('input').fill(DEMO_OWNER.email);
-			await page.getByTestId('password').locator('input').fill(DEMO_OWNER.password);
-			await shot('sign-in');
-			await page.getByTestId('form-submit-button').click();
-			await page.waitForURL((url) => !url.pathname.startsWith('/signin'));
-			await page.getByTestId('main-sidebar-settings').waitFor();
-			await shot('signed-in');
-		}));
-
 	test('open a new workflow', () =>
 		step('new-workflow', async () => {
 			await page.goto(`${stack.n8n?.url}/workflow/new`);
@@ -137,7 +56,7 @@ describe('the Sound Search node in the n8n editor (headless Chromium)', () => {
 			await expect(
 				item.first().getByTestId('node-creator-item-description').innerText(),
 			).resolves.toMatch(/Search public sounds|Starts a workflow when new sounds appear/);
-			await expectOurIcon(item.first().locator('img').first());
+			await expectOurIcon(page, item.first().locator('img').first());
 			await shot('node-panel-search');
 			await item.first().click();
 			// The app's page in the panel: the trigger's two events, then (collapsed in an empty
@@ -217,7 +136,7 @@ describe('the Sound Search node in the n8n editor (headless Chromium)', () => {
 			await output.getByText('"creditsCharged"').first().scrollIntoViewIfNeeded();
 			await shot('output-json');
 
-			const searches = await waitForSearches(1);
+			const searches = await waitForSearches(stack, 1, QUERY);
 			expect(searches).toHaveLength(1);
 			expect(searches[0]).toMatchObject({
 				...{ method: 'GET', path: '/v1/shortvideo/sound/search', limit: String(LIMIT) },
@@ -232,13 +151,13 @@ describe('the Sound Search node in the n8n editor (headless Chromium)', () => {
 			const ourIcon = page.locator(`img[src*="${ICON_PATH_PART}"]`);
 			const ourNode = page.getByTestId('canvas-node').filter({ has: ourIcon });
 			await expect(ourNode.count()).resolves.toBe(1);
-			await expectOurIcon(ourNode.locator('img').first());
+			await expectOurIcon(page, ourNode.locator('img').first());
 			await expect(page.getByTestId('canvas-trigger-node').count()).resolves.toBe(1);
 
 			// Forget the panel's run first, so that what the canvas shows next comes from this run.
 			await page.getByTestId('clear-execution-data-button').click();
 			await ourNode.getByTestId('canvas-node-status-success').waitFor({ state: 'detached' });
-			await executeWorkflow();
+			await executeWorkflow(page);
 			await ourNode.getByTestId('canvas-node-status-success').waitFor();
 			await page
 				.getByTestId('canvas')
@@ -247,7 +166,7 @@ describe('the Sound Search node in the n8n editor (headless Chromium)', () => {
 				.waitFor();
 			await shot('workflow-executed');
 			// A second request for the same search (the service may answer it from its cache).
-			const searches = await waitForSearches(2);
+			const searches = await waitForSearches(stack, 2, QUERY);
 			expect(searches).toHaveLength(2);
 			expect(searches[1]).toMatchObject({ authorization: BEARER, status: 200, itemCount: LIMIT });
 		}));
@@ -257,10 +176,10 @@ describe('the Sound Search node in the n8n editor (headless Chromium)', () => {
 			await page.goto(stack.workflowUrl(DEMO_WORKFLOW_ID));
 			const node = page.locator('[data-test-id="canvas-node"][data-node-name="Sound Search"]');
 			await node.waitFor();
-			await expectOurIcon(node.locator('img').first());
+			await expectOurIcon(page, node.locator('img').first());
 			await shot('demo-workflow');
-			await executeWorkflow();
-			const [search] = await waitForSearches(1, 'lofi');
+			await executeWorkflow(page);
+			const [search] = await waitForSearches(stack, 1, 'lofi');
 			expect(search).toMatchObject({ limit: '10', authorization: BEARER, status: 200 });
 
 			await node.dblclick({ force: true });
@@ -273,27 +192,5 @@ describe('the Sound Search node in the n8n editor (headless Chromium)', () => {
 			await output.getByText('Lofi Sound 1').first().waitFor();
 			await shot('demo-output');
 			await page.getByTestId('ndv-close-button').click();
-		}));
-
-	test('each imported example workflow opens, with our icon on its Sound Search nodes', () =>
-		step('examples', async () => {
-			if (stack.problems.length > 0)
-				process.stdout.write(`[editor] examples not imported:\n${stack.problems.join('\n')}\n`);
-			for (const example of stack.workflows.filter((w) => w.file !== '(built in)')) {
-				await page.goto(stack.workflowUrl(example.id));
-				await page.getByTestId('canvas-node').first().waitFor();
-				for (const node of example.nodes.filter((n) => n.type.startsWith(`${PACKAGE_NAME}.`))) {
-					const nameInCss = String(node.name).replace(/["\\]/g, '\\$&');
-					const img = page.locator(
-						`[data-test-id="canvas-node"][data-node-name="${nameInCss}"] img[src*="${ICON_PATH_PART}"]`,
-					);
-					await imageLoaded(img.first());
-				}
-				await page
-					.getByTestId('zoom-to-fit')
-					.click()
-					.catch(() => {});
-				await shot(`example-${path.basename(example.file, '.json')}`);
-			}
 		}));
 });
