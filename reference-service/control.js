@@ -23,12 +23,13 @@ const CONTROL_ROUTES = {
 		method: 'POST',
 		handle: (state, body) => state.capacity.configure(body),
 	},
+	'/__sandbox/quota': { method: 'POST', handle: (state, body) => state.quota.configure(body) },
 };
 
-function ledgerReport({ ledger, capacity }) {
+function ledgerReport({ ledger, capacity, quota }) {
 	const creditsCharged = ledger.reduce((sum, entry) => sum + entry.creditsCharged, 0);
 	const totals = { requests: ledger.length, creditsCharged };
-	return { requests: ledger, totals, capacity: capacity.report() };
+	return { requests: ledger, totals, capacity: capacity.report(), quota: quota.report() };
 }
 
 function reset(state) {
@@ -36,6 +37,7 @@ function reset(state) {
 	for (const map of [state.cache, state.overrides]) map.clear();
 	state.day = 0;
 	state.capacity.reset();
+	state.quota.reset();
 	return { ok: true };
 }
 
