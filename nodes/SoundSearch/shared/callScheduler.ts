@@ -28,13 +28,15 @@ export interface SchedulerSettings {
 // congestion doubles it, so probing a service's capacity costs few refused (free) calls.
 const FIRST_PROBE_AFTER = 8;
 const MAX_PROBE_AFTER = 1024;
-// A small first wave that grows by one call per success (doubling each round trip) reaches the
-// user's bound within a few round trips, and overshoots a service's limit by few refused calls.
+// A small first wave that grows by one call per two successes (half as much again each round
+// trip) reaches the user's bound within a few round trips, and overshoots a service's limit or
+// quota by about half of it, in refused (free) calls, once.
 const FIRST_WAVE = 4;
+const SLOW_START_STEP = 2;
 
 /**
  * One per node run, shared by every input item and every page: bounds the calls in flight and
- * paces their starts, adapting both to what the service says. The bound starts small and doubles
+ * paces their starts, adapting both to what the service says. The bound starts small and grows
  * each round trip up to the user's bound until the service first refuses a call; a refusal then
  * reads as a limit on calls in flight (the bound drops to what the service was serving, and
  * probes one call higher after a run of successes) or as a quota on calls per window
@@ -60,7 +62,7 @@ export class CallScheduler {
 	/** Calls started before this sequence number belong to a congestion already handled. */
 	private lastDecreaseSeq = -1;
 
-	/** Growing by one per success until the service first refuses a call. */
+	/** Growing by one per two successes until the service first refuses a call. */
 	private slowStart = true;
 
 	/** The bound before the last decrease, back when that decrease turns out to be a quota's. */
@@ -170,9 +172,10 @@ export class CallScheduler {
 
 	private release(seq: number, verdict: CallVerdict) {
 		this.inFlight.delete(seq);
+		// A 5xx or a timeout still reached the service: it may count against a quota.
+		if (verdict.kind !== 'congested') this.quota.answered(seq, Date.now());
 		if (verdict.kind === 'ok') {
 			this.lastProgressAt = Date.now();
-			this.quota.accepted(seq);
 			this.grow();
 		}
 		if (verdict.kind === 'congested') this.shrink(seq, verdict);
@@ -181,7 +184,7 @@ export class CallScheduler {
 
 	private grow() {
 		if (this.limit >= this.settings.maxInFlight) return;
-		if (!this.slowStart && ++this.successes < this.probeAfter) return;
+		if (++this.successes < (this.slowStart ? SLOW_START_STEP : this.probeAfter)) return;
 		this.limit += 1;
 		this.successes = 0;
 	}
@@ -197,7 +200,7 @@ export class CallScheduler {
 		// per second) or the service is down, so the whole run holds off as asked.
 		if (serving === 0) this.pausedUntil = Math.max(this.pausedUntil, Date.now() + waitMs);
 		// Only a 429 can be a quota's; a refused or reset connection is about calls at once.
-		const reading = hint && this.quota.refused(seq, hint, serving, this.nextSeq);
+		const reading = hint && this.quota.refused(seq, hint, serving, this.nextSeq, Date.now());
 		// A quota says nothing of calls at once; the decrease it was first taken for is undone.
 		if (reading === 'quota found') this.limit = Math.max(this.limit, this.limitBeforeDecrease);
 		if (reading === 'quota' || reading === 'quota found') return;

@@ -50,17 +50,21 @@ const MIN_MARGIN_MS = 25;
 const MAX_MARGIN_SHARE = 0.25;
 
 /**
- * A quota on call starts (N calls per rolling window), learnt from the service's refusals: the
- * calls the service accepted in the window before a refused one are its quota, the window is what
- * the headers say or else how long the service asks to wait after a burst. While one reading
- * could also be a limit on calls in flight, the quota is a candidate: one call beyond it tells
- * (accepted: no quota; refused: confirmed).
+ * A quota on calls (N per rolling window), learnt from the service's refusals: the calls the
+ * service took in the window before a refused one are its quota, the window is what the headers
+ * say or else how long the service asks to wait. While one reading could also be a limit on calls
+ * in flight, the quota is a candidate: one call beyond it tells (accepted: no quota; refused:
+ * confirmed). The service counts a call when it arrives, which a busy client may send well after
+ * it started it: an answered call is placed at its answer less the quickest round trip seen, and
+ * a call still in flight counts as in the window.
  */
 export class RateQuota {
 	private quota: { limit: number; windowMs: number; confirmed: boolean } | undefined;
 
-	/** Starts of calls not (yet) refused, by sequence number, in start order. */
-	private readonly starts = new Map<number, number>();
+	/** Calls not refused, by sequence number: when the service (at the latest) took them. */
+	private readonly calls = new Map<number, { at: number; answered: boolean }>();
+
+	private quickestMs = Infinity;
 
 	private marginMs = MIN_MARGIN_MS;
 
@@ -71,40 +75,54 @@ export class RateQuota {
 	private waveSeq = -1;
 
 	started(seq: number, now: number) {
-		this.starts.set(seq, now);
+		this.calls.set(seq, { at: now, answered: false });
 		if (this.quota && !this.quota.confirmed && this.used(now) > this.quota.limit)
 			this.probeSeq ??= seq;
 		this.forget(now);
 	}
 
-	/** A call was answered: a probe beyond a candidate quota that went through disproves it. */
-	accepted(seq: number) {
+	/** A call was answered, not refused; a probe beyond a candidate quota that was disproves it. */
+	answered(seq: number, now: number) {
+		const call = this.calls.get(seq);
+		if (call && !call.answered) {
+			this.quickestMs = Math.min(this.quickestMs, now - call.at);
+			call.at = Math.max(call.at, now - this.quickestMs);
+			call.answered = true;
+		}
 		if (seq !== this.probeSeq) return;
 		this.probeSeq = undefined;
 		if (!this.quota?.confirmed) this.quota = undefined;
 	}
 
 	/**
-	 * Reads a refusal: a quota's (`confirmed` when it turns a candidate into a quota) or maybe a
-	 * limit on calls in flight. `serving`: calls started before it and still
-	 * in flight. None, a probe refused, or a stated limit: a quota. Else a limit on calls in
-	 * flight explains it as well, and the quota stays a candidate.
+	 * Reads a refusal (`serving`: calls started before it still in flight): a quota's, `quota
+	 * found` when it turns a candidate into one. None serving, a probe refused or a stated limit
+	 * mean a quota; else a limit on calls in flight explains it as well, and the quota stays a
+	 * candidate.
 	 */
-	refused(seq: number, hint: QuotaHint, serving: number, nextSeq: number): QuotaReading {
-		const at = this.starts.get(seq);
-		this.starts.delete(seq);
+	refused(
+		seq: number,
+		hint: QuotaHint,
+		serving: number,
+		nextSeq: number,
+		now: number,
+	): QuotaReading {
+		this.calls.delete(seq);
 		const windowMs = Math.max(hint.windowMs ?? hint.retryAfterMs, 1000, this.quota?.windowMs ?? 0);
-		const counted = this.countBefore(seq, (at ?? 0) - windowMs);
+		// At most what the service may have had in its window when it refused: calls before this
+		// one in flight, or answered within a window of now (the refusal came back at once).
+		const counted = this.count(now - windowMs, seq);
 		const isQuota = hint.limit !== undefined || serving === 0 || seq === this.probeSeq;
 		if (seq === this.probeSeq) this.probeSeq = undefined;
 		const sameWave = seq < this.waveSeq;
 		if (!sameWave) this.waveSeq = nextSeq;
 		const known = this.quota;
-		// A known quota refused anew at about its size: the run started calls a little early.
-		if (known?.confirmed && !sameWave && counted >= known.limit - 1 && hint.limit === undefined)
+		// A known quota refused anew at its size: the service took the calls later than the run
+		// reckons, so the run leaves a wider margin.
+		if (known?.confirmed && !sameWave && counted >= known.limit && hint.limit === undefined)
 			this.marginMs = Math.min(this.marginMs * 2, known.windowMs * MAX_MARGIN_SHARE);
-		// A quota only goes down (refusals of one wave read out of order count too many); a
-		// refusal none of the run's calls explains (another client's, an outage) sets none.
+		// A quota only goes down; a refusal none of the run's calls explains (another client's, an
+		// outage) sets none.
 		const limit = hint.limit ?? Math.min(counted, known?.limit ?? Infinity);
 		if (limit === 0) return isQuota ? 'quota' : 'calls in flight';
 		if (!isQuota) {
@@ -121,9 +139,13 @@ export class RateQuota {
 		if (!quota || this.used(now) < quota.limit) return 0;
 		// A candidate lets one call beyond it start, to tell whether it is real.
 		if (!quota.confirmed && this.probeSeq === undefined) return 0;
-		const inWindow = [...this.starts.values()].filter((at) => at > now - this.spanMs());
-		const oldestCounted = inWindow[inWindow.length - quota.limit];
-		return Math.max(1, oldestCounted + this.spanMs() - now);
+		// Calls in flight stay in the window until answered: the answer may be what frees a slot.
+		const answered = [...this.calls.values()].filter((call) => call.answered);
+		const times = answered.map((call) => call.at).sort((a, b) => a - b);
+		const inWindow = times.filter((at) => at > now - this.spanMs());
+		const roomLeft = quota.limit - (this.calls.size - answered.length);
+		if (roomLeft <= 0) return Infinity;
+		return Math.max(1, inWindow[inWindow.length - roomLeft] + this.spanMs() - now);
 	}
 
 	private spanMs() {
@@ -131,23 +153,21 @@ export class RateQuota {
 	}
 
 	private used(now: number) {
+		return this.count(now - this.spanMs(), Infinity);
+	}
+
+	/** Calls started before `beforeSeq` that are in flight or were placed after `since`. */
+	private count(since: number, beforeSeq: number) {
 		let count = 0;
-		for (const at of this.starts.values()) if (at > now - this.spanMs()) count += 1;
+		for (const [seq, call] of this.calls)
+			if (seq < beforeSeq && (!call.answered || call.at > since)) count += 1;
 		return count;
 	}
 
-	private countBefore(seq: number, since: number) {
-		let count = 0;
-		for (const [other, at] of this.starts) if (other < seq && at > since) count += 1;
-		return count;
-	}
-
-	/** Starts older than any window read so far say nothing more. */
+	/** Answered calls older than any window read so far say nothing more. */
 	private forget(now: number) {
 		const keepSince = now - Math.max(this.spanMs(), 60_000) * 2;
-		for (const [seq, at] of this.starts) {
-			if (at >= keepSince) break;
-			this.starts.delete(seq);
-		}
+		for (const [seq, call] of this.calls)
+			if (call.answered && call.at < keepSince) this.calls.delete(seq);
 	}
 }
