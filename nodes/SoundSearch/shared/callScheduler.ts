@@ -65,6 +65,9 @@ export class CallScheduler {
 	/** Growing by one per two successes until the service first refuses a call. */
 	private slowStart = true;
 
+	/** No wave of refusals lowered the bound yet. */
+	private noWaveYet = true;
+
 	/** The bound before the last decrease, back when that decrease turns out to be a quota's. */
 	private limitBeforeDecrease: number;
 
@@ -194,7 +197,6 @@ export class CallScheduler {
 	 * serving when it refused: that is its capacity, as far as this run can tell.
 	 */
 	private shrink(seq: number, { waitMs, hint }: { waitMs: number; hint?: QuotaHint }) {
-		this.slowStart = false;
 		const serving = [...this.inFlight].filter((other) => other < seq).length;
 		// Nothing of this run was in flight: the limit is not about calls at once (a quota, a rate
 		// per second) or the service is down, so the whole run holds off as asked.
@@ -203,7 +205,10 @@ export class CallScheduler {
 		const reading = hint && this.quota.refused(seq, hint, serving, this.nextSeq, Date.now());
 		// A quota says nothing of calls at once; the decrease it was first taken for is undone.
 		if (reading === 'quota found') this.limit = Math.max(this.limit, this.limitBeforeDecrease);
-		if (reading === 'quota' || reading === 'quota found') return;
+		if (reading === 'quota' || reading === 'quota found') {
+			this.slowStart = false;
+			return;
+		}
 		// The other refusals of a wave already handled say nothing new, and read late (once the
 		// calls before them have ended) they would count too few: only a new wave lowers the limit.
 		if (seq < this.lastDecreaseSeq) return;
@@ -212,6 +217,11 @@ export class CallScheduler {
 		this.successes = 0;
 		this.probeAfter = Math.min(this.probeAfter * 2, MAX_PROBE_AFTER);
 		this.lastDecreaseSeq = this.nextSeq;
+		// A first 429 that a quota explains as well (RateQuota keeps it as a candidate): the bound
+		// grows back at the first wave's pace once, so a quota misread as a small bound on calls
+		// in flight is found within a few round trips. A second wave ends that.
+		this.slowStart = reading === 'calls in flight' && this.noWaveYet;
+		this.noWaveYet = false;
 	}
 
 	/** Starts queued calls while there is room; wakes itself when a pause or quota allows. */
