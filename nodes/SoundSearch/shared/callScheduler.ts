@@ -175,8 +175,9 @@ export class CallScheduler {
 
 	private release(seq: number, verdict: CallVerdict) {
 		this.inFlight.delete(seq);
-		// A 5xx or a timeout still reached the service: it may count against a quota.
-		if (verdict.kind !== 'congested') this.quota.answered(seq, Date.now());
+		// Anything but a 429 (a 5xx, a timeout, a reset) may have reached the service and count
+		// against a quota; a 429 is RateQuota's to read in shrink().
+		if (verdict.kind !== 'congested' || !verdict.hint) this.quota.answered(seq, Date.now());
 		if (verdict.kind === 'ok') {
 			this.lastProgressAt = Date.now();
 			this.grow();
