@@ -21,7 +21,8 @@ const QUOTAS = {
 	// --smoke: a "per-minute" quota on a short window, so that it runs in seconds.
 	smokeWindow: { limit: 20, windowMs: 10_000, batchIntervalsMs: [10_000] },
 };
-const batchKey = (quota, interval) => `quota-http-batch-${quota.limit}-${interval}`;
+// Keyword-list workflows take POST: their keys start with `key` (workflows.js).
+const batchKey = (quota, interval) => `keylist-http-quota-${quota.limit}-${interval}`;
 
 /** One run on a freshly reset service set to `quota`; logged, not checked. */
 async function quotaRun(ctx, quota, key, size) {

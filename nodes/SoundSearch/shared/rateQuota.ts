@@ -47,7 +47,7 @@ export type QuotaReading = 'quota' | 'quota found' | 'calls in flight';
 // A service counts a call when it arrives, the run when it starts it: the run leaves a margin so
 // that a call started just as a slot frees is not refused for arriving a little early.
 const MIN_MARGIN_MS = 25;
-const MAX_MARGIN_SHARE = 0.25;
+const MAX_MARGIN_SHARE = 0.1;
 
 /**
  * A quota on calls (N per rolling window), learnt from the service's refusals: the calls the
