@@ -5,7 +5,7 @@
 const { f1, int, pct, table } = require('./format');
 
 const TARGET = { throughput: 0.9, refusedShare: 0.05 };
-const ANCHOR = '#keyword-lists-against-request-quotas';
+const ANCHOR = '#7-keyword-lists-against-request-quotas';
 const ok = (run) => run.status === 200 && run.items === run.expected;
 const throughput = (run) => (ok(run) ? run.idealMs / run.ms : 0);
 const refusedShare = (run) => (run.calls ? run.refused / run.calls : 0);
@@ -69,7 +69,7 @@ function quotaSection(q) {
 	const header =
 		'quota | variant | keywords | outcome | s | ideal s | share of quota | refused calls | credits';
 	return [
-		'## Keyword lists against request quotas',
+		'## 7. Keyword lists against request quotas',
 		`One search per keyword (Limit ${q.limit}, one page) against the scale service in quota mode: N calls per rolling window per API key, beyond that a free 429 whose Retry-After counts to the next free slot. The node is not told the quota. Ideal time: keywords ÷ quota × window. Share of quota: ideal ÷ measured. HTTP Request untuned fails at its first 429; its Batching was tuned by hand (batches of the quota, one window apart, intervals tried in order until one completed).`,
 		table(header.split(' | '), [...rows(q.perSecond), ...rows(q.perWindow)]),
 		`Other processes used ${f1(q.cpu.foreignCores)} cores on average during this phase.`,
