@@ -42,7 +42,8 @@ async function quotaRun(ctx, quota, key, size) {
 		quota: `${quota.limit}/${quota.windowMs / 1000}s`,
 		status: r.status,
 		ms: r.ms,
-		idealMs: (size / quota.limit) * quota.windowMs,
+		// The first window's calls start at once: the last window opens (windows - 1) after it.
+		idealMs: (Math.ceil(size / quota.limit) - 1) * quota.windowMs,
 		foreignCores,
 		items: ok ? r.json.count_soundId : 0,
 		expected: expectedKeywordItems(keywords, QUOTAS.LIMIT),

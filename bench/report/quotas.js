@@ -13,7 +13,7 @@ const secs = (ms) => f1(ms / 1000);
 
 /** Why a run missed a target, from its own figures. */
 function why(run) {
-	const firstWave = `the first contact with the quota costs about half of it in refused calls (${run.quota})`;
+	const firstWave = `first contact with a quota the node is not told costs up to about one quota's worth of refused (free) calls, the calls in flight when the first refusal comes back (${run.quota})`;
 	const busy = `other processes used ${f1(run.foreignCores)} cores`;
 	return `${firstWave}, a larger share of a short list; ${busy} (see [the section](${ANCHOR}))`;
 }
@@ -70,7 +70,7 @@ function quotaSection(q) {
 		'quota | variant | keywords | outcome | s | ideal s | share of quota | refused calls | credits';
 	return [
 		'## 7. Keyword lists against request quotas',
-		`One search per keyword (Limit ${q.limit}, one page) against the scale service in quota mode: N calls per rolling window per API key, beyond that a free 429 whose Retry-After counts to the next free slot. The node is not told the quota. Ideal time: keywords ÷ quota × window. Share of quota: ideal ÷ measured. HTTP Request untuned fails at its first 429; its Batching was tuned by hand (batches of the quota, one window apart, intervals tried in order until one completed).`,
+		`One search per keyword (Limit ${q.limit}, one page) against the scale service in quota mode: N calls per rolling window per API key, beyond that a free 429 whose Retry-After counts to the next free slot. The node is not told the quota. Ideal time: (⌈keywords ÷ quota⌉ − 1) windows, the first window's calls starting at once. Share of quota: ideal ÷ measured. HTTP Request untuned fails at its first 429; its Batching was tuned by hand (batches of the quota, one window apart, intervals tried in order until one completed).`,
 		table(header.split(' | '), [...rows(q.perSecond), ...rows(q.perWindow)]),
 		`Other processes used ${f1(q.cpu.foreignCores)} cores on average during this phase.`,
 	].join('\n\n');
