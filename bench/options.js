@@ -17,7 +17,8 @@ const USAGE = `Usage: npm run bench -- [options], or node bench/run.js [options]
   --max-load X            wait for a 1-minute load average below X before starting (0.7)
   --wait-load-seconds S   how long to wait for that at most (default 600; --smoke 0)
   --deadline-minutes M    hard bound on the whole run (default 40)
-  --phases LIST           run only these of time,scale,credits,keywords,keylists,memory,profile
+  --phases LIST           run only these of time,scale,credits,keywords,keylists,quotas,memory,
+                          profile
   --tarball FILE          benchmark this package tarball instead of packing the working tree
   --help                  this list
 `;
@@ -45,6 +46,11 @@ const SIZES = {
 		},
 		{ sizes: [20, 40], big: 40, rounds: 1, sweepUnlimited: [16, 96], sweepCapped: [16] },
 	],
+	// phases/quotas.js: list sizes at 10/s, and the list at the per-minute quota (--smoke: 20/10s).
+	quotas: [
+		{ perSecond: [200, 1000], perWindow: 200 },
+		{ perSecond: [20, 40], perWindow: 40 },
+	],
 };
 
 /** @returns {Record<string, any>} */
@@ -60,7 +66,7 @@ function readOptions(argv) {
 		'max-load': { ...string, default: '0.7' },
 		'wait-load-seconds': string,
 		'deadline-minutes': { ...string, default: '40' },
-		phases: { ...string, default: 'time,scale,credits,keywords,keylists,memory,profile' },
+		phases: { ...string, default: 'time,scale,credits,keywords,keylists,quotas,memory,profile' },
 	};
 	const v = /** @type {Record<string, any>} */ (
 		parseArgs({ args: argv, options: /** @type {any} */ (options) }).values

@@ -17,6 +17,7 @@ const { scaleSection } = require('./report/scale');
 const { creditsSection, keywordsSection } = require('./report/keywords');
 const { profileSection } = require('./report/profile');
 const { keywordScaleSection } = require('./report/keylists');
+const { quotaSection, quotaVerdicts } = require('./report/quotas');
 const { rawSection } = require('./report/raw');
 
 function render(results) {
@@ -26,7 +27,11 @@ function render(results) {
 	const p = phases.profile && A.analyseProfile(phases.profile);
 	const m = phases.memory && A.analyseMemory(phases.memory);
 	const c = conditionsOf(results);
-	const summary = verdicts(results, t, s, m).map((x) => [
+	const rows = [
+		...verdicts(results, t, s, m),
+		...(phases.quotas ? quotaVerdicts(phases.quotas) : []),
+	];
+	const summary = rows.map((x) => [
 		x.target,
 		x.result,
 		x.verdict === 'met' ? '**met**' : `**${x.verdict}**`,
@@ -44,6 +49,7 @@ function render(results) {
 		phases.keywords ? keywordsSection(results, p) : '',
 		p ? profileSection(results, p) : '',
 		phases.keylists ? keywordScaleSection(phases.keylists) : '',
+		phases.quotas ? quotaSection(phases.quotas) : '',
 		rawSection(results, t),
 	);
 	return `${text.replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;

@@ -19,6 +19,7 @@ const { inspectorSession } = require('./profile');
 const { timePhase, scalePhase, scaleQuery } = require('./phases/time');
 const { creditsPhase, keywordsPhase } = require('./phases/keywords');
 const { keywordScalePhase } = require('./phases/keylists');
+const { quotaPhase } = require('./phases/quotas');
 const { memoryPhase, profilePhase } = require('./phases/inspected');
 
 const PAGE_SIZE = 20;
@@ -96,6 +97,7 @@ async function runPhases(ctx) {
 		credits: creditsPhase,
 		keywords: keywordsPhase,
 		keylists: keywordScalePhase,
+		quotas: quotaPhase,
 	};
 	for (const [name, phase] of Object.entries(timed))
 		if (want.has(name)) out[name] = await phase(ctx);

@@ -9,6 +9,7 @@
 //   noop    Webhook -> No Operation (n8n's own floor: webhook and execution, no work)
 
 const crypto = require('node:crypto');
+const { QUOTAS, batchKey } = require('./phases/quotas');
 const { n8nId } = require('../test/harness/n8n/cli');
 
 const PACKAGE_NAME = 'n8n-nodes-sound-search';
@@ -203,6 +204,13 @@ function buildWorkflows({ timing, billing, scale, creds, pagesQuery, pagesPageSi
 		...httpRequest(cred, url, KEYWORD, limit, batch ? { batching: { batch } } : {}),
 	];
 	const batched = (batchInterval) => ({ batchSize: CAPACITY, batchInterval });
+	// phases/quotas.js: HTTP Request batched by hand to each quota (batches of the quota).
+	const quotaBatches = [QUOTAS.perSecond, QUOTAS.perMinute, QUOTAS.smokeWindow].flatMap((quota) =>
+		quota.batchIntervalsMs.map((batchInterval) => [
+			batchKey(quota, batchInterval),
+			keywordsHttp(S, scale, QUOTAS.LIMIT, { batchSize: quota.limit, batchInterval }),
+		]),
+	);
 	const defs = {
 		node: soundSearch(T, { ...all, query: pagesQuery, options: { pageSize: pagesPageSize } }),
 		http: httpRequest(T, timing, pagesQuery, pagesPageSize, paginated),
@@ -226,6 +234,7 @@ function buildWorkflows({ timing, billing, scale, creds, pagesQuery, pagesPageSi
 				keywordsHttp(S, scale, LIMIT, batched(ms)),
 			]),
 		),
+		...Object.fromEntries(quotaBatches),
 	};
 	return Object.entries(defs).map(([key, nodes]) => workflow(key, nodes));
 }

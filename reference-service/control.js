@@ -25,12 +25,13 @@ const CONTROL_ROUTES = {
 		method: 'POST',
 		handle: (state, body) => state.capacity.configure(body),
 	},
+	'/__sandbox/quota': { method: 'POST', handle: (state, body) => state.quota.configure(body) },
 };
 
-function ledgerReport({ ledger, capacity }) {
+function ledgerReport({ ledger, capacity, quota }) {
 	const creditsCharged = ledger.reduce((sum, entry) => sum + entry.creditsCharged, 0);
 	const totals = { requests: ledger.length, creditsCharged };
-	return { requests: ledger, totals, capacity: capacity.report() };
+	return { requests: ledger, totals, capacity: capacity.report(), quota: quota.report() };
 }
 
 function reset(state) {
@@ -38,6 +39,7 @@ function reset(state) {
 	for (const map of [state.cache, state.overrides, state.trends ?? new Map()]) map.clear();
 	state.day = 0;
 	state.capacity.reset();
+	state.quota.reset();
 	return { ok: true };
 }
 

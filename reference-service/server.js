@@ -6,11 +6,13 @@
 // logs to stderr, and never outlives its parent when asked.
 
 const { parseArgs } = require('node:util');
+const { parseQuota } = require('./quota');
 const { createReferenceService } = require('./service');
 
 const USAGE = `Usage: node reference-service/server.js [--port 0] [--host 127.0.0.1] [--keys k1,k2]
   [--revoked-keys k3] [--max-page-size 50] [--default-page-size 20] [--cache-seconds 60]
-  [--capacity 0] [--latency-ms 0] [--retry-after 1] [--parent-pid N] [--quiet]
+  [--capacity 0] [--latency-ms 0] [--retry-after 1] [--quota 10/s|60/min|20/10s]
+  [--quota-headers] [--parent-pid N] [--quiet]
 Env fallbacks: SOUND_SEARCH_SANDBOX_PORT, SOUND_SEARCH_SANDBOX_KEYS`;
 
 /** @type {import('node:util').ParseArgsOptionsConfig} */
@@ -25,6 +27,8 @@ const OPTIONS = {
 	capacity: { type: 'string', default: '0' },
 	'latency-ms': { type: 'string', default: '0' },
 	'retry-after': { type: 'string', default: '1' },
+	quota: { type: 'string', default: '0' },
+	'quota-headers': { type: 'boolean', default: false },
 	'parent-pid': { type: 'string' },
 	quiet: { type: 'boolean', default: false },
 	help: { type: 'boolean', default: false },
@@ -59,6 +63,7 @@ function readSettings(argv, env) {
 		capacity: int('capacity', 0),
 		latencyMs: int('latency-ms', 0),
 		retryAfterSeconds: int('retry-after', 0),
+		quota: { ...parseQuota(values.quota), headers: values['quota-headers'] },
 		parentPid: values['parent-pid'] === undefined ? null : int('parent-pid', 1),
 		quiet: values.quiet,
 	};

@@ -11,6 +11,7 @@ const { errorBody, sendJson } = require('./answers');
 const { bearerKey } = require('./auth');
 const { createCache } = require('./cache');
 const { createCapacity, rateLimitedAnswer } = require('./capacity');
+const { createQuota } = require('./quota');
 const { PLATFORMS } = require('./catalogue');
 const { CONTROL_ROUTES, readJsonBody } = require('./control');
 const { sendFault } = require('./faults');
@@ -22,6 +23,7 @@ const SEARCH_PATH = /^\/v1\/([^/]+)\/sound\/search$/;
 const DEFAULTS = {
 	...{ keys: ['sandbox-key'], revokedKeys: [], maxPageSize: 50, defaultPageSize: 20 },
 	...{ cacheSeconds: 60, capacity: 0, latencyMs: 0, retryAfterSeconds: 1, now: Date.now },
+	quota: { limit: 0, windowMs: 1000, headers: false },
 };
 
 /**
@@ -43,6 +45,7 @@ function createReferenceService(options = {}) {
 		faults: [],
 		day: 0, // the service clock: post counts grow with it (catalogue.js)
 		capacity: createCapacity(config),
+		quota: createQuota(config.quota),
 	};
 	const server = http.createServer((req, res) => {
 		route(req, res, state).catch((error) => sendInternalError(res, error));
@@ -67,20 +70,28 @@ async function search(req, res, url, platform, state) {
 	if (req.method !== 'GET') return sendMethodNotAllowed(res, 'GET', { 'X-Credits-Charged': '0' });
 	const request = readSearchRequest(req, url, platform, state.config.now());
 	const { capacity, ledger } = state;
-	const admission = capacity.enter(bearerKey(request.authorization) ?? '');
+	const key = bearerKey(request.authorization) ?? '';
+	const admission = capacity.enter(key);
+	// A call over the key's quota (quota.js) is refused before it is looked at, like one over capacity.
+	const overQuota = admission.refused ? null : state.quota.admit(key);
 	try {
 		/** @type {import('./search').Answer} */
 		const answer = admission.refused
 			? rateLimitedAnswer(capacity.settings)
-			: decideSearch(request, state);
+			: (overQuota ?? decideSearch(request, state));
 		const { status, outcome, itemCount, fault } = answer;
 		const creditsCharged = priceOf(platform, outcome, fault?.creditsCharged);
 		ledger.push({ seq: ledger.length + 1, ...request, status, creditsCharged, outcome, itemCount });
 		if (fault) return await sendFault(req, res, fault);
 		const { latencyMs } = capacity.settings;
-		if (!admission.refused && latencyMs > 0) await delay(latencyMs);
+		if (!admission.refused && !overQuota && latencyMs > 0) await delay(latencyMs);
 		if (res.destroyed) return;
-		const headers = { ...answer.headers, 'X-Credits-Charged': String(creditsCharged) };
+		const quotaHeaders = state.quota.headers(key, Date.now());
+		const headers = {
+			...quotaHeaders,
+			...answer.headers,
+			'X-Credits-Charged': String(creditsCharged),
+		};
 		sendJson(res, status, answer.body, headers);
 	} finally {
 		admission.leave();

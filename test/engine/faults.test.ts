@@ -70,7 +70,7 @@ describe('rate limits', () => {
 			'The service is rate limiting this API key (429 Too Many Requests)',
 		);
 		expect(run.error?.description).toMatch(
-			/not charged.*tried 2 times.*Max Wait on Rate Limits \(2 s\) with 0 of 1 searches finished/s,
+			/not charged.*tried 2 times.*Max Wait on Rate Limits \(2 s\); 0 of 1 searches finished/s,
 		);
 		// Waits 1 s, then a 2 s wait would pass the 2 s budget: two calls in all.
 		expect(await outcomes()).toEqual(['429:0', '429:0']);

@@ -106,7 +106,7 @@ describe('a service with a limit the node does not know', () => {
 			[2, expect.any(String)],
 		]);
 		expect(run.items[2].json.details).toMatch(
-			/tried [23] times.*Max Wait on Rate Limits \(2 s\) with 2 of 3 searches finished/,
+			/tried [23] times.*Max Wait on Rate Limits \(2 s\); 2 of 3 searches finished/,
 		);
 	});
 });

@@ -10,12 +10,13 @@ const { startListeningChild } = require('./listeningChild');
 
 const SERVER = path.join(__dirname, '..', '..', 'reference-service', 'server.js');
 // Options passed as the server's flag of the same name: revokedKeys as --revoked-keys.
-const FLAGS = 'keys revokedKeys maxPageSize defaultPageSize cacheSeconds capacity latencyMs host';
+const FLAGS =
+	'keys revokedKeys maxPageSize defaultPageSize cacheSeconds capacity latencyMs host quota';
 
 /**
  * @typedef {{keys?: string[], revokedKeys?: string[], maxPageSize?: number, host?: string,
  *   defaultPageSize?: number, cacheSeconds?: number, capacity?: number, latencyMs?: number,
- *   quiet?: boolean, args?: string[]}} ReferenceServiceOptions the server's flags (its README);
+ *   quota?: string, quiet?: boolean, args?: string[]}} ReferenceServiceOptions the server's flags (its README);
  *   by default any free port on 127.0.0.1, key `sandbox-key`, quiet; args: raw flags appended
  * @typedef {Awaited<ReturnType<typeof startReferenceService>>} ReferenceService
  */
@@ -51,12 +52,14 @@ function controls(url, keys) {
 	return {
 		search: search.bind(null, url, keys),
 		/** @returns {Promise<{requests: any[], totals: {requests: number, creditsCharged: number},
-		 *   capacity: Record<string, number>}>} */
+		 *   capacity: Record<string, number>, quota: Record<string, number>}>} */
 		ledger: () => control('ledger'),
 		reset: async () => void (await control('reset', {})),
 		setCatalogue: (entry) => control('catalogue', entry),
 		injectFaults: (/** @type {object[]} */ faults) => control('faults', { faults }),
 		setCapacity: (settings) => control('capacity', settings),
+		/** @param {{limit?: number, windowMs?: number, headers?: boolean}} settings */
+		setQuota: (settings) => control('quota', settings),
 		passTime: (change) => control('time', change),
 		setTrend: (script) => control('trends', script),
 	};

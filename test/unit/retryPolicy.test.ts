@@ -1,5 +1,7 @@
+import { quotaHint } from '../../nodes/SoundSearch/shared/rateQuota';
 import {
 	MAX_RETRY_AFTER_MS,
+	failureVerdict,
 	isCongestion,
 	rateLimitDelayMs,
 	retryDelayMs,
@@ -59,5 +61,41 @@ describe('retry policy', () => {
 		['a timeout', { code: 'ECONNABORTED' }, false],
 	])('%s is a sign of congestion: %s', (_case, call, congested) => {
 		expect(isCongestion(call)).toBe(congested);
+	});
+
+	it.each([
+		['a 503', { status: 503 }],
+		['a timeout', { code: 'ECONNABORTED' }],
+		['a 402', { status: 402 }],
+	])('%s says nothing of the service capacity (neutral, not a success)', (_case, call) => {
+		expect(failureVerdict(call)).toEqual({ kind: 'neutral' });
+	});
+
+	it('a 429 is congestion carrying what it says of a quota; a reset connection carries none', () => {
+		const headers = { 'retry-after': '2', 'ratelimit-policy': '10;w=1' };
+		expect(failureVerdict({ status: 429, headers })).toEqual({
+			kind: 'congested',
+			waitMs: 2000,
+			hint: { retryAfterMs: 2000, limit: 10, windowMs: 1000 },
+		});
+		expect(failureVerdict({ code: 'ECONNRESET' })).toEqual({ kind: 'congested', waitMs: 1000 });
+	});
+
+	it.each([
+		['RateLimit-Policy', { 'ratelimit-policy': '60;w=60' }, { limit: 60, windowMs: 60_000 }],
+		[
+			'RateLimit-Limit with a window',
+			{ 'ratelimit-limit': '10, 10;w=1' },
+			{ limit: 10, windowMs: 1000 },
+		],
+		['X-RateLimit-Limit', { 'x-ratelimit-limit': '100' }, { limit: 100, windowMs: undefined }],
+		['no header', {}, { limit: undefined, windowMs: undefined }],
+		[
+			'a value that is no count',
+			{ 'x-ratelimit-limit': 'many' },
+			{ limit: undefined, windowMs: undefined },
+		],
+	])('reads a quota from %s', (_case, headers, stated) => {
+		expect(quotaHint(headers, 1000)).toEqual({ retryAfterMs: 1000, ...stated });
 	});
 });

@@ -1,4 +1,5 @@
 import { sleep } from 'n8n-workflow';
+import { RateQuota, type QuotaHint } from './rateQuota';
 
 /** Why a call was not started: the run is doomed by another item's failure, or cancelled. */
 export class RunStopped extends Error {}
@@ -7,16 +8,18 @@ export class RunStopped extends Error {}
 export type CallVerdict =
 	| { kind: 'ok' }
 	| { kind: 'neutral' }
-	/** 429, or a connection refused or reset: the service is over its capacity. */
-	| { kind: 'congested'; waitMs: number };
+	/** 429, or a connection refused or reset: the service is over its capacity or quota. */
+	| { kind: 'congested'; waitMs: number; hint?: QuotaHint };
 
 export type Release = (verdict: CallVerdict) => void;
 
 export interface SchedulerSettings {
 	/** The most calls in flight at once, whatever the service seems to take. */
 	maxInFlight: number;
-	/** Total wall-clock time the run may spend waiting on rate limits. */
+	/** How long the run may wait on rate limits without a call going through (progress). */
 	rateLimitWaitMs: number;
+	/** Calls started at once before the service has answered any (default 4). */
+	firstWave?: number;
 	/** The execution's cancel signal. */
 	cancelSignal?: AbortSignal;
 }
@@ -25,12 +28,19 @@ export interface SchedulerSettings {
 // congestion doubles it, so probing a service's capacity costs few refused (free) calls.
 const FIRST_PROBE_AFTER = 8;
 const MAX_PROBE_AFTER = 1024;
+// A small first wave that grows by one call per two successes (half as much again each round
+// trip) reaches the user's bound within a few round trips, and overshoots a service's limit or
+// quota by about half of it, in refused (free) calls, once.
+const FIRST_WAVE = 4;
+const SLOW_START_STEP = 2;
 
 /**
  * One per node run, shared by every input item and every page: bounds the calls in flight and
- * adapts the bound to what the service says. It starts at the user's bound (a service without a
- * limit is not slowed down), drops to what the service was serving when it refused a call, and
- * probes one call higher after a run of successes.
+ * paces their starts, adapting both to what the service says. The bound starts small and grows
+ * each round trip up to the user's bound until the service first refuses a call; a refusal then
+ * reads as a limit on calls in flight (the bound drops to what the service was serving, and
+ * probes one call higher after a run of successes) or as a quota on calls per window
+ * (RateQuota paces starts to it; the bound stays).
  */
 export class CallScheduler {
 	private limit: number;
@@ -52,15 +62,28 @@ export class CallScheduler {
 	/** Calls started before this sequence number belong to a congestion already handled. */
 	private lastDecreaseSeq = -1;
 
+	/** Growing by one per two successes until the service first refuses a call. */
+	private slowStart = true;
+
+	/** No wave of refusals lowered the bound yet. */
+	private noWaveYet = true;
+
+	/** The bound before the last decrease, back when that decrease turns out to be a quota's. */
+	private limitBeforeDecrease: number;
+
+	private readonly quota = new RateQuota();
+
 	private stopped: RunStopped | undefined;
 
 	/** Rejects every pending wait when the run stops. */
 	private readonly sleepers = new Set<(reason: RunStopped) => void>();
 
-	private readonly rateLimitWait = { waiting: 0, since: 0, spentMs: 0 };
+	/** When a call of the run last went through: the rate-limit budget counts from there. */
+	private lastProgressAt = Date.now();
 
 	constructor(private readonly settings: SchedulerSettings) {
-		this.limit = settings.maxInFlight;
+		this.limit = Math.min(settings.maxInFlight, settings.firstWave ?? FIRST_WAVE);
+		this.limitBeforeDecrease = this.limit;
 		const cancel = () => this.stop(new RunStopped('The execution was cancelled'));
 		if (settings.cancelSignal?.aborted) cancel();
 		else settings.cancelSignal?.addEventListener('abort', cancel, { once: true });
@@ -113,25 +136,13 @@ export class CallScheduler {
 		}
 	}
 
-	/** Whether the run's rate-limit budget still allows waiting `ms` more. */
-	mayWaitForRateLimit(ms: number): boolean {
-		const budget = this.rateLimitWait;
-		const spent = budget.spentMs + (budget.waiting > 0 ? Date.now() - budget.since : 0);
-		return spent + ms <= this.settings.rateLimitWaitMs;
-	}
-
 	/**
-	 * Waits `ms` for a rate limit. The budget counts wall-clock time during which any call of
-	 * the run was waiting on a rate limit, so parallel waits are not counted twice.
+	 * Whether the run may wait `ms` more on a rate limit: the budget bounds time without progress
+	 * (no call of the run went through), so a run moving at a service's quota never runs out of
+	 * it, however long the quota makes the run, and a service refusing everything ends it.
 	 */
-	async waitForRateLimit(ms: number) {
-		const budget = this.rateLimitWait;
-		if (budget.waiting++ === 0) budget.since = Date.now();
-		try {
-			await this.wait(ms);
-		} finally {
-			if (--budget.waiting === 0) budget.spentMs += Date.now() - budget.since;
-		}
+	mayWaitForRateLimit(ms: number): boolean {
+		return Date.now() + ms - this.lastProgressAt <= this.settings.rateLimitWaitMs;
 	}
 
 	private async acquire(): Promise<number> {
@@ -147,22 +158,37 @@ export class CallScheduler {
 	private take(): number {
 		const seq = this.nextSeq++;
 		this.inFlight.add(seq);
+		this.quota.started(seq, Date.now());
 		return seq;
 	}
 
+	/** How long until another call may start: 0 now, Infinity when the bound is full. */
+	private roomInMs() {
+		if (this.inFlight.size >= this.limit) return Infinity;
+		const now = Date.now();
+		return Math.max(this.pausedUntil - now, this.quota.delayMs(now), 0);
+	}
+
 	private hasRoom() {
-		return this.inFlight.size < this.limit && Date.now() >= this.pausedUntil;
+		return this.roomInMs() === 0;
 	}
 
 	private release(seq: number, verdict: CallVerdict) {
 		this.inFlight.delete(seq);
-		if (verdict.kind === 'ok') this.grow();
-		if (verdict.kind === 'congested') this.shrink(seq, verdict.waitMs);
+		// Anything but a 429 (a 5xx, a timeout, a reset) may have reached the service and count
+		// against a quota; a 429 is RateQuota's to read in shrink().
+		if (verdict.kind !== 'congested' || !verdict.hint) this.quota.answered(seq, Date.now());
+		if (verdict.kind === 'ok') {
+			this.lastProgressAt = Date.now();
+			this.grow();
+		}
+		if (verdict.kind === 'congested') this.shrink(seq, verdict);
 		this.pump();
 	}
 
 	private grow() {
-		if (this.limit >= this.settings.maxInFlight || ++this.successes < this.probeAfter) return;
+		if (this.limit >= this.settings.maxInFlight) return;
+		if (++this.successes < (this.slowStart ? SLOW_START_STEP : this.probeAfter)) return;
 		this.limit += 1;
 		this.successes = 0;
 	}
@@ -171,25 +197,39 @@ export class CallScheduler {
 	 * The calls started before the refused one and still in flight are what the service was
 	 * serving when it refused: that is its capacity, as far as this run can tell.
 	 */
-	private shrink(seq: number, waitMs: number) {
+	private shrink(seq: number, { waitMs, hint }: { waitMs: number; hint?: QuotaHint }) {
 		const serving = [...this.inFlight].filter((other) => other < seq).length;
 		// Nothing of this run was in flight: the limit is not about calls at once (a quota, a rate
 		// per second) or the service is down, so the whole run holds off as asked.
 		if (serving === 0) this.pausedUntil = Math.max(this.pausedUntil, Date.now() + waitMs);
+		// Only a 429 can be a quota's; a refused or reset connection is about calls at once.
+		const reading = hint && this.quota.refused(seq, hint, serving, this.nextSeq, Date.now());
+		// A quota says nothing of calls at once; the decrease it was first taken for is undone.
+		if (reading === 'quota found') this.limit = Math.max(this.limit, this.limitBeforeDecrease);
+		if (reading === 'quota' || reading === 'quota found') {
+			this.slowStart = false;
+			return;
+		}
 		// The other refusals of a wave already handled say nothing new, and read late (once the
 		// calls before them have ended) they would count too few: only a new wave lowers the limit.
 		if (seq < this.lastDecreaseSeq) return;
+		this.limitBeforeDecrease = this.limit;
 		this.limit = Math.max(1, Math.min(this.limit, serving));
 		this.successes = 0;
 		this.probeAfter = Math.min(this.probeAfter * 2, MAX_PROBE_AFTER);
 		this.lastDecreaseSeq = this.nextSeq;
+		// A first 429 that a quota explains as well (RateQuota keeps it as a candidate): the bound
+		// grows back at the first wave's pace once, so a quota misread as a small bound on calls
+		// in flight is found within a few round trips. A second wave ends that.
+		this.slowStart = reading === 'calls in flight' && this.noWaveYet;
+		this.noWaveYet = false;
 	}
 
-	/** Starts queued calls while there is room; wakes itself when a pause ends. */
+	/** Starts queued calls while there is room; wakes itself when a pause or quota allows. */
 	private pump() {
 		while (this.queue.length > 0 && this.hasRoom()) this.queue.shift()?.start();
-		const pauseLeft = this.pausedUntil - Date.now();
-		if (this.queue.length === 0 || pauseLeft <= 0 || this.pauseTimer) return;
+		const pauseLeft = this.roomInMs();
+		if (this.queue.length === 0 || pauseLeft === Infinity || this.pauseTimer) return;
 		this.pauseTimer = true;
 		this.wait(pauseLeft).then(
 			() => {

@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { ServiceAnswerError } from './answerError';
 import type { CallScheduler, CallVerdict } from './callScheduler';
 import { asNodeError, type ErrorContext } from './failure';
-import { isCongestion, isRateLimited, rateLimitDelayMs, retryDelayMs } from './retryPolicy';
+import { failureVerdict, isRateLimited, rateLimitDelayMs, retryDelayMs } from './retryPolicy';
 import type { SearchInput } from './searchInput';
 import type { SearchAnswer, SearchPage } from './searchPage';
 import { SearchProgress } from './searchProgress';
@@ -89,8 +89,9 @@ async function fetchPage(
 		release(verdictOf(answer));
 		if ('page' in step) return step.page;
 		if ('fail' in step) throw asNodeError(search.errors, step.fail);
-		if ('rateLimitWaitMs' in step) await search.scheduler.waitForRateLimit(step.rateLimitWaitMs);
-		else await search.scheduler.wait(step.retryDelayMs);
+		await search.scheduler.wait(
+			'rateLimitWaitMs' in step ? step.rateLimitWaitMs : step.retryDelayMs,
+		);
 	}
 }
 
@@ -140,15 +141,13 @@ function pageRequest(
 
 function verdictOf(answer: SearchAnswer | ServiceAnswerError): CallVerdict {
 	if (answer instanceof ServiceAnswerError || !('failed' in answer)) return { kind: 'ok' };
-	const call = answer.failed;
-	if (!isCongestion(call)) return { kind: 'neutral' };
-	return { kind: 'congested', waitMs: rateLimitDelayMs(call, 1) };
+	return failureVerdict(answer.failed);
 }
 
 function rateLimitError(search: SearchCall, call: FailedCall, attempts: number) {
 	const { finished, total } = search.progress();
 	const note =
-		` This run reached its Max Wait on Rate Limits (${search.input.rateLimitWait} s) with ` +
-		`${finished} of ${total} searches finished.`;
+		` No call of this run went through for its Max Wait on Rate Limits ` +
+		`(${search.input.rateLimitWait} s); ${finished} of ${total} searches finished.`;
 	return serviceError(search.errors, call, attempts, note);
 }

@@ -29,7 +29,7 @@ export async function paginateSearch(
 	requestData: DeclarativeRestApiSettings.ResultOptions,
 ): Promise<INodeExecutionData[]> {
 	try {
-		const input = validateInBatch(this, () => readSearchInput(this));
+		const input = validateInBatch(this, readSearchInput);
 		if (!(await batchMayProceed(this))) return [];
 		const search = await searchCall(this, requestData, input);
 		const { result: pages, reused } = await shareInBatch(

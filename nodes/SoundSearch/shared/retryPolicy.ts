@@ -1,3 +1,5 @@
+import type { CallVerdict } from './callScheduler';
+import { quotaHint } from './rateQuota';
 import type { FailedCall } from './serviceError';
 
 /** Longest Retry-After a failure (5xx) may ask for; a longer one fails at once. */
@@ -70,4 +72,15 @@ export function retryDelayMs(
  */
 export function rateLimitDelayMs(call: FailedCall, refusals: number, now = Date.now()): number {
 	return retryAfterMs(call, now) ?? Math.min(backoffMs(refusals), MAX_RATE_LIMIT_BACKOFF_MS);
+}
+
+/**
+ * What a failed call tells the scheduler: a 429 (with what it says of a quota) or a refused or
+ * reset connection is congestion; a 5xx, a timeout or another failure says nothing of capacity.
+ */
+export function failureVerdict(call: FailedCall): CallVerdict {
+	if (!isCongestion(call)) return { kind: 'neutral' };
+	const waitMs = rateLimitDelayMs(call, 1);
+	if (!isRateLimited(call)) return { kind: 'congested', waitMs };
+	return { kind: 'congested', waitMs, hint: quotaHint(call.headers, waitMs) };
 }

@@ -4,6 +4,8 @@ import {
 	type IExecuteSingleFunctions,
 } from 'n8n-workflow';
 import { CallScheduler, RunStopped, type SchedulerSettings } from './callScheduler';
+import { itemsStartInBatches, readEveryItem } from './everyItem';
+import type { InputContext } from './searchInput';
 
 // State shared by the input items of one node run, keyed by the run's execute-data object (the
 // same for all items of a run, garbage-collected with it), so nothing outlives the run or is
@@ -40,13 +42,21 @@ function batchOf(ctx: IExecuteSingleFunctions, fresh = false): RunBatch {
  * engine starts every item's search in one synchronous loop, so all items validate before any of
  * them awaits: no item spends credits on a run that will fail on another item's bad input.
  */
-export function validateInBatch<T>(ctx: IExecuteSingleFunctions, read: () => T): T {
+export function validateInBatch<T>(
+	ctx: IExecuteSingleFunctions,
+	read: (input: InputContext) => T,
+): T {
 	// The engine starts items in order, so item 0 starts a node run. n8n's Retry On Fail re-runs
 	// the node with the same execute data: each attempt gets a fresh batch, not the last one's
 	// failed searches.
-	const { unvalidated } = batchOf(ctx, ctx.getItemIndex() === 0);
+	const first = ctx.getItemIndex() === 0;
+	const { unvalidated } = batchOf(ctx, first);
 	unvalidated.add(ctx.getItemIndex());
-	const value = read();
+	const value = read(ctx);
+	// With Batching, later items start after earlier ones have paid: the first reads them all.
+	const itemCount = runItemCount(ctx);
+	if (first && !ctx.continueOnFail() && itemsStartInBatches(ctx, itemCount))
+		readEveryItem(ctx, itemCount, read);
 	unvalidated.delete(ctx.getItemIndex());
 	return value;
 }
@@ -131,7 +141,10 @@ export function searchFinished(ctx: IExecuteSingleFunctions) {
 	batchOf(ctx).finished += 1;
 }
 
+function runItemCount(ctx: IExecuteSingleFunctions): number {
+	return ctx.getExecuteData().data.main?.[0]?.length ?? 1;
+}
+
 export function runProgress(ctx: IExecuteSingleFunctions): { finished: number; total: number } {
-	const total = ctx.getExecuteData().data.main?.[0]?.length ?? 1;
-	return { finished: batchOf(ctx).finished, total };
+	return { finished: batchOf(ctx).finished, total: runItemCount(ctx) };
 }

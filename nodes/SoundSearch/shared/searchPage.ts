@@ -7,6 +7,7 @@ import {
 } from 'n8n-workflow';
 import { ServiceAnswerError } from './answerError';
 import type { ErrorContext } from './failure';
+import { RATE_LIMIT_HEADERS } from './rateQuota';
 import type { FailedCall } from './serviceError';
 
 /** One answered call of a search endpoint, reduced to what the paginator needs. */
@@ -46,10 +47,9 @@ export function readAnswer(ctx: ErrorContext, response: IN8nHttpFullResponse): S
 	const { statusCode: status, headers } = response;
 	if (status < 200 || status > 299) {
 		// Only the headers the node reads: the rest is of no use and stays out of the run.
-		const kept = {
-			'retry-after': headers?.['retry-after'],
-			'x-credits-charged': headers?.['x-credits-charged'],
-		};
+		const kept: IDataObject = {};
+		for (const name of ['retry-after', 'x-credits-charged', ...RATE_LIMIT_HEADERS])
+			if (headers?.[name] !== undefined) kept[name] = headers[name];
 		return { failed: { status, headers: kept } };
 	}
 	const creditsCharged = readCreditsCharged(headers);

@@ -1,4 +1,4 @@
-import { ExecutionLifecycleHooks, RoutingNode, WorkflowExecute } from 'n8n-core';
+import { DirectoryLoader, ExecutionLifecycleHooks, RoutingNode, WorkflowExecute } from 'n8n-core';
 import {
 	createRunExecutionData,
 	sleep,
@@ -71,6 +71,9 @@ export const nodeTypes: INodeTypes = {
  * cancel signal as in n8n (n8n-core's fallback path for declarative nodes passes none).
  */
 function asServedByN8n(nodeType: INodeType): INodeType {
+	// As n8n's loader does for a purely declarative node (before it has an execute method): adds
+	// the Request Options setting (Batching, Proxy, Ignore SSL Issues, Timeout).
+	DirectoryLoader.applyDeclarativeNodeOptionParameters(nodeType);
 	nodeType.execute = async function (this: import('n8n-workflow').IExecuteFunctions) {
 		const context = this as unknown as ConstructorParameters<typeof RoutingNode>[0];
 		return (await new RoutingNode(context, nodeType).runNode()) ?? [];

@@ -50,7 +50,7 @@ export const soundSearchFields: INodeProperties[] = [
 				typeOptions: { minValue: 1, maxValue: 500 },
 				default: 96,
 				description:
-					'Most calls to the service at once in one run of this node, across all input items and pages. The node starts there and lowers it by itself when the service answers 429 (rate limited) or refuses connections, then raises it step by step. Set it to a limit you know your plan has. Taken from the first input item.',
+					'Most calls to the service at once in one run of this node, across all input items and pages. The node works up to it within a few round trips, and by itself lowers its calls in flight or paces its calls to a quota per second or minute when the service answers 429 (rate limited) or refuses connections. Set it to a limit you know your plan has. Taken from the first input item.',
 			},
 			{
 				displayName: 'Max Pages',
@@ -68,7 +68,7 @@ export const soundSearchFields: INodeProperties[] = [
 				typeOptions: { minValue: 0, maxValue: 3600 },
 				default: 300,
 				description:
-					'Seconds one run of this node may spend in all waiting for the service to lift a rate limit (429, as long as its Retry-After asks) before it stops with an error. Rate-limited calls are not charged. Taken from the first input item.',
+					"Seconds one run of this node may wait on rate limits (429) without any of its calls going through before it stops with an error. A run moving at the service's quota never runs out of it, however long the list. Rate-limited calls are not charged. Taken from the first input item.",
 			},
 			{
 				displayName: 'Page Size',

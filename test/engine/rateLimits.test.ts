@@ -1,0 +1,130 @@
+import type { INodeParameters } from 'n8n-workflow';
+import {
+	BY_KEYWORD,
+	itemOf,
+	keywordItems,
+	useReferenceService,
+	type LedgerRequest,
+	type SearchExtras,
+} from '../harness/engine/searchFixture';
+
+// Keyword lists against quotas per window (the reference service's quota mode), which the node is
+// not told: it reads them from the service's refusals. Small quotas and windows keep runs short.
+
+jest.setTimeout(60_000);
+
+const { service, search, calls } = useReferenceService();
+
+const words = (count: number) => Array.from({ length: count }, (_, index) => `kw${index}`);
+
+async function searchKeywords(
+	keywords: Array<{ keyword: string }>,
+	options: INodeParameters = {},
+	extras: Omit<SearchExtras, 'input'> & { requestOptions?: INodeParameters } = {},
+) {
+	const { requestOptions, ...rest } = extras;
+	const parameters = {
+		...BY_KEYWORD,
+		limit: 2,
+		options,
+		...(requestOptions && { requestOptions }),
+	};
+	return await search(parameters, { ...rest, input: keywords });
+}
+
+const paidQueries = (requests: LedgerRequest[]) =>
+	requests.filter((call) => call.status === 200).map((call) => call.q);
+
+/** Every keyword's two sounds, each keyword paid for exactly once. */
+async function expectEverySoundOnce(
+	run: Awaited<ReturnType<typeof searchKeywords>>,
+	count: number,
+) {
+	expect(run.error).toBeUndefined();
+	expect(run.items.map(itemOf)).toEqual(words(count).flatMap((_, index) => [index, index]));
+	expect(paidQueries(await calls()).sort()).toEqual(words(count).sort());
+	expect((await service().ledger()).totals.creditsCharged).toBe(count);
+}
+
+describe('a quota per window the node does not know', () => {
+	it('per second (20/s): every sound, exact credits, few refusals', async () => {
+		await service().setQuota({ limit: 20, windowMs: 1000 });
+		await service().setCapacity({ latencyMs: 20 });
+		const run = await searchKeywords(keywordItems(...words(100)));
+
+		await expectEverySoundOnce(run, 100);
+		// One overshoot finds the quota (about half of it), then the run keeps to it: a wave of
+		// refusals as each of the five windows turns would be 40 or more.
+		expect((await service().ledger()).quota.refused).toBeLessThanOrEqual(20);
+	});
+
+	it('per window of seconds (15 per 3 s, as a per-minute quota): the whole quota, no wave as the window turns', async () => {
+		await service().setQuota({ limit: 15, windowMs: 3000 });
+		const run = await searchKeywords(keywordItems(...words(45)));
+
+		await expectEverySoundOnce(run, 45);
+		expect((await service().ledger()).quota.refused).toBeLessThanOrEqual(15);
+	});
+
+	it('a quota and a limit on calls in flight together', async () => {
+		await service().setQuota({ limit: 20, windowMs: 1000 });
+		await service().setCapacity({ capacity: 3, latencyMs: 100 });
+		const run = await searchKeywords(keywordItems(...words(50)));
+
+		await expectEverySoundOnce(run, 50);
+		const { quota, capacity } = await service().ledger();
+		expect(quota.refused + capacity.rateLimited).toBeLessThanOrEqual(15);
+	});
+});
+
+describe('Max Wait on Rate Limits bounds time without progress', () => {
+	it('a list whose waits add up past it completes while it moves at the quota', async () => {
+		await service().setQuota({ limit: 5, windowMs: 1000 });
+		// 30 keywords at 5 a second: about 6 s, most of it waiting, against 2 s without progress.
+		const run = await searchKeywords(keywordItems(...words(30)), { rateLimitWait: 2 });
+
+		await expectEverySoundOnce(run, 30);
+	});
+
+	it('a service refusing everything ends the run within it, with the rate-limit error', async () => {
+		await service().injectFaults([
+			{ times: 'always', response: { status: 429, headers: { 'Retry-After': '1' } } },
+		]);
+		const started = Date.now();
+		const run = await searchKeywords(keywordItems(...words(5)), { rateLimitWait: 3 });
+
+		expect(run.error?.message).toBe(
+			'The service is rate limiting this API key (429 Too Many Requests)',
+		);
+		expect(run.error?.description).toMatch(
+			/No call of this run went through for its Max Wait on Rate Limits \(3 s\); 0 of 5/,
+		);
+		expect(Date.now() - started).toBeLessThan(3000 + 1500);
+		expect((await service().ledger()).totals.creditsCharged).toBe(0);
+	});
+});
+
+describe("n8n's Request Options → Batching", () => {
+	const batching = { batching: { batch: { batchSize: 50, batchInterval: 1000 } } };
+	const withEmptyAt = (index: number, count: number) =>
+		keywordItems(...words(count)).map((item, at) => (at === index ? { keyword: '' } : item));
+
+	it('a bad item late in the list fails the run before any call, whatever the batches', async () => {
+		const run = await searchKeywords(withEmptyAt(60, 80), {}, { requestOptions: batching });
+
+		// The first item reads them all, so n8n reports the error on it; the message names item 60.
+		expect(run.error?.message).toBe('The "Query" parameter is empty [item 60]');
+		expect(run.error?.description).toMatch(/No request was sent and no credits were spent/);
+		expect(await calls()).toEqual([]);
+	});
+
+	it('a good list still runs in its batches, every sound paid once', async () => {
+		const run = await searchKeywords(
+			keywordItems(...words(6)),
+			{},
+			{ requestOptions: { batching: { batch: { batchSize: 4, batchInterval: 300 } } } },
+		);
+
+		await expectEverySoundOnce(run, 6);
+	});
+});
