@@ -10,7 +10,9 @@ export class SoundSearch implements INodeType {
 			dark: 'file:../../icons/soundSearch.dark.svg',
 		},
 		group: ['input'],
-		version: 1,
+		// 2: Simplify and the AI tool's Output as n8n's UX guidelines define them (CHANGELOG).
+		version: [1, 2],
+		defaultVersion: 2,
 		subtitle: '={{$parameter["platform"] + ": " + $parameter["query"]}}',
 		description:
 			'Search public sounds (audio tracks) by keyword on a short-video or a photo-and-video platform, with the credits each call cost',

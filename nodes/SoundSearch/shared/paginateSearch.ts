@@ -1,8 +1,10 @@
 import type {
 	DeclarativeRestApiSettings,
+	ExecutionBaseError,
 	IExecutePaginationFunctions,
 	INodeExecutionData,
 } from 'n8n-workflow';
+import { CreditBudgetReached, runBudget } from './creditBudget';
 import { asNodeError, errorItem } from './failure';
 import { fetchPages, type PageRequest, type SearchCall } from './fetchPage';
 import {
@@ -28,8 +30,10 @@ export async function paginateSearch(
 	this: IExecutePaginationFunctions,
 	requestData: DeclarativeRestApiSettings.ResultOptions,
 ): Promise<INodeExecutionData[]> {
+	let searched: SearchInput | undefined;
 	try {
 		const input = validateInBatch(this, () => readSearchInput(this));
+		searched = input;
 		if (!(await batchMayProceed(this))) return [];
 		const search = await searchCall(this, requestData, input);
 		const { result: pages, reused } = await shareInBatch(
@@ -46,7 +50,7 @@ export async function paginateSearch(
 		// Another item's failure (or a cancellation) stopped the run: its error is the one to show.
 		if (runWasStopped(this, error)) return [];
 		const nodeError = asNodeError(this, error);
-		if (this.continueOnFail()) return [errorItem(this, nodeError)];
+		if (this.continueOnFail()) return [budgetAware(errorItem(this, nodeError), nodeError, searched)];
 		failSearch(this);
 		throw nodeError;
 	}
@@ -73,6 +77,7 @@ async function searchCall(
 		errors: ctx,
 		input,
 		scheduler,
+		budget: runBudget(scheduler, input.maxCredits),
 		baseUrl,
 		send,
 		onFailure: () => failSearch(ctx),
@@ -80,7 +85,22 @@ async function searchCall(
 	};
 }
 
+/**
+ * A search the credit budget stopped carries its keyword and platform, so its error items can be
+ * fed back into a Sound Search node (Query {{ $json.query }}). `error` keeps it on the error output.
+ */
+function budgetAware(
+	item: INodeExecutionData,
+	error: ExecutionBaseError,
+	input: SearchInput | undefined,
+): INodeExecutionData {
+	if (!(error instanceof CreditBudgetReached) || !input) return item;
+	const json = { ...item.json, query: input.query, platform: input.platform };
+	return { ...item, json, error };
+}
+
 /** Everything that decides which calls a search makes; output shape and run-wide settings don't. */
 function searchKey(input: SearchInput) {
-	return JSON.stringify({ ...input, simplify: null, maxInFlight: null, rateLimitWait: null });
+	const runWide = { maxInFlight: null, rateLimitWait: null, maxCredits: null };
+	return JSON.stringify({ ...input, output: null, ...runWide });
 }

@@ -78,8 +78,16 @@ function asServedByN8n(nodeType: INodeType): INodeType {
 	return nodeType;
 }
 
+/** The node as an AI Agent's tool: n8n serves it under a name ending in "Tool" ('@tool'). */
+export const TOOL_TYPE = `${NODE_TYPE}Tool`;
+function asTool(nodeType: INodeType): INodeType {
+	const name = `${nodeType.description.name}Tool`;
+	return Object.assign(nodeType, { description: { ...nodeType.description, name } });
+}
+
 const registry: Record<string, INodeType> = {
 	[NODE_TYPE]: asServedByN8n(new SoundSearch()),
+	[TOOL_TYPE]: asServedByN8n(asTool(new SoundSearch())),
 	[TRIGGER_TYPE]: new SoundSearchTrigger(),
 	'test.credentialTest': new CredentialTestNode(),
 };
