@@ -1,5 +1,6 @@
 import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { CallScheduler, RunStopped } from '../SoundSearch/shared/callScheduler';
+import { CreditBudget } from '../SoundSearch/shared/creditBudget';
 import type { ErrorContext } from '../SoundSearch/shared/failure';
 import { fetchPages, type PageRequest, type SearchCall } from '../SoundSearch/shared/fetchPage';
 import { checkBaseUrl, type SearchInput } from '../SoundSearch/shared/searchInput';
@@ -50,8 +51,9 @@ async function searchAll(
 	baseUrl: string,
 	errorsAt: (index: number) => ErrorContext,
 ): Promise<SearchPage[][]> {
-	const { maxInFlight, rateLimitWait } = searches[0];
+	const { maxInFlight, rateLimitWait, maxCredits } = searches[0];
 	const scheduler = new CallScheduler({ maxInFlight, rateLimitWaitMs: rateLimitWait * 1000 });
+	const budget = new CreditBudget(maxCredits, scheduler, 'poll');
 	let finished = 0;
 	const send = async (request: PageRequest, errors: ErrorContext) => {
 		const response = await ctx.helpers.httpRequestWithAuthentication.call(ctx, 'soundSearchApi', {
@@ -71,6 +73,7 @@ async function searchAll(
 				errors,
 				input,
 				scheduler,
+				budget,
 				baseUrl,
 				send: async (request) => await send(request, errors),
 				onFailure: () => scheduler.stop(new RunStopped('Another keyword failed')),

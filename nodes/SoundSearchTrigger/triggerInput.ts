@@ -45,7 +45,8 @@ export function readTriggerInput(ctx: InputContext, rateLimitWait: number): Trig
 		limit,
 		pageSize: PAGE_SIZE,
 		output: { mode: options.simplify === true ? ('flat' as const) : ('raw' as const) },
-		maxCredits: Infinity,
+		maxCredits:
+			options.maxCredits === undefined ? Infinity : number('maxCredits', options.maxCredits),
 		maxPages: number('maxPages', options.maxPages),
 		maxRetries: RETRIES_PER_PAGE,
 		timeoutMs: TIMEOUT_MS,

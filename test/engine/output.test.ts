@@ -66,9 +66,9 @@ describe('Simplify (version 2)', () => {
 				durationSeconds: sound.durationSeconds,
 				fetchedAt: sound.fetchedAt,
 			});
-			expect(Object.values(json).every((value) => typeof value !== 'object' || value === null)).toBe(
-				true,
-			);
+			expect(
+				Object.values(json).every((value) => typeof value !== 'object' || value === null),
+			).toBe(true);
 		});
 	});
 
@@ -90,7 +90,9 @@ describe('Simplify (version 2)', () => {
 		const run = await asV2({ query: 'ocean waves', limit: 2, simplify: false });
 
 		expect(run.items.map(({ json }) => Object.keys(json))).toEqual([RAW, RAW]);
-		expect(run.items[0].json.url).toMatchObject({ url_list: expect.arrayContaining([expect.any(String)]) });
+		expect(run.items[0].json.url).toMatchObject({
+			url_list: expect.arrayContaining([expect.any(String)]),
+		});
 	});
 
 	it('as a plain node, the tool-only Output parameter changes nothing', async () => {
@@ -132,9 +134,15 @@ describe('Output, as an AI tool', () => {
 	});
 
 	it.each([
-		[['postCount', 'title'], ['soundId', 'postCount', 'title']],
+		[
+			['postCount', 'title'],
+			['soundId', 'postCount', 'title'],
+		],
 		[[], ['soundId']],
-		[['soundId', 'coverImageUrl'], ['soundId', 'coverImageUrl']],
+		[
+			['soundId', 'coverImageUrl'],
+			['soundId', 'coverImageUrl'],
+		],
 	])('Selected Fields %j sends exactly %j', async (fields, keys) => {
 		const run = await asTool({ query: 'ocean waves', limit: 2, output: 'selected', fields });
 
@@ -146,7 +154,9 @@ describe('Output, as an AI tool', () => {
 	it('Selected Fields with a field that does not exist fails before any call', async () => {
 		const run = await asTool({ query: 'ocean waves', output: 'selected', fields: ['lyrics'] });
 
-		expect(run.error?.message).toMatch(/^The "Output" parameter is not a known choice.*\[item 0\]$/);
+		expect(run.error?.message).toMatch(
+			/^The "Output" parameter is not a known choice.*\[item 0\]$/,
+		);
 		expect(run.error?.description).toMatch(/audioUrl, authorName/);
 		expect(await calls()).toEqual([]);
 	});

@@ -1,4 +1,4 @@
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
 import { RunStopped, type CallScheduler } from './callScheduler';
 import type { ErrorContext } from './failure';
 import { PLATFORMS, type Platform } from './platforms';
@@ -80,13 +80,22 @@ export class CreditBudget {
 		for (;;) {
 			// A run stopped by another item's failure, or cancelled, starts no new paid call.
 			if (this.scheduler.isStopped) throw new RunStopped('The run was stopped');
-			if (this.tally.credits + this.reserved + price <= this.maxCredits) {
+			if (this.fits(price)) {
 				this.reserved += price;
 				return;
 			}
-			if (this.reserved === 0) throw refuse();
-			await new Promise<void>((wake) => this.waiting.add(wake));
+			if (this.reserved > 0) {
+				await new Promise<void>((wake) => this.waiting.add(wake));
+				continue;
+			}
+			// Lets the searches whose last call just settled count as finished in the error.
+			await sleep(0);
+			if (this.reserved === 0 && !this.fits(price)) throw refuse();
 		}
+	}
+
+	private fits(price: number) {
+		return this.tally.credits + this.reserved + price <= this.maxCredits;
 	}
 
 	private settle(price: number, charged: number) {

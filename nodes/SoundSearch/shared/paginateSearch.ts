@@ -50,7 +50,8 @@ export async function paginateSearch(
 		// Another item's failure (or a cancellation) stopped the run: its error is the one to show.
 		if (runWasStopped(this, error)) return [];
 		const nodeError = asNodeError(this, error);
-		if (this.continueOnFail()) return [budgetAware(errorItem(this, nodeError), nodeError, searched)];
+		if (this.continueOnFail())
+			return [budgetAware(this, errorItem(this, nodeError), nodeError, searched)];
 		failSearch(this);
 		throw nodeError;
 	}
@@ -86,17 +87,19 @@ async function searchCall(
 }
 
 /**
- * A search the credit budget stopped carries its keyword and platform, so its error items can be
- * fed back into a Sound Search node (Query {{ $json.query }}). `error` keeps it on the error output.
+ * A search the credit budget stopped carries its keyword and platform, so its error item can be fed
+ * back into a Sound Search node (Query {{ $json.query }}). On the error output n8n itself adds the
+ * input item's fields, and only an item of error and details goes there: it is left as it is.
  */
 function budgetAware(
+	ctx: IExecutePaginationFunctions,
 	item: INodeExecutionData,
 	error: ExecutionBaseError,
 	input: SearchInput | undefined,
 ): INodeExecutionData {
 	if (!(error instanceof CreditBudgetReached) || !input) return item;
-	const json = { ...item.json, query: input.query, platform: input.platform };
-	return { ...item, json, error };
+	if (ctx.getNode().onError === 'continueErrorOutput') return item;
+	return { ...item, json: { ...item.json, query: input.query, platform: input.platform } };
 }
 
 /** Everything that decides which calls a search makes; output shape and run-wide settings don't. */

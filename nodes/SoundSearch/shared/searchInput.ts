@@ -69,7 +69,8 @@ function readSoundOutput(ctx: InputContext, options: IDataObject): SoundOutput {
 	const output = ctx.getNodeParameter('output', TOOL_OUTPUT_DEFAULT);
 	if (output === 'raw' || output === 'simplified') return { mode: output };
 	const fields = ctx.getNodeParameter('fields', []);
-	const known = Array.isArray(fields) && fields.every((f) => f === 'soundId' || SELECTABLE_FIELDS.includes(f));
+	const known =
+		Array.isArray(fields) && fields.every((f) => f === 'soundId' || SELECTABLE_FIELDS.includes(f));
 	if (output === 'selected' && known) return { mode: 'selected', fields: fields as string[] };
 	throw invalid(
 		ctx,
