@@ -52,7 +52,9 @@ describe('Simplify (version 2)', () => {
 		expect(run.items).toHaveLength(3);
 		run.items.forEach(({ json }, index) => {
 			expect(Object.keys(json)).toEqual(SIMPLIFIED);
-			const sound = direct.items[index] as Record<string, any>;
+			const sound = direct.items[index] as Record<string, unknown> & {
+				url: { url_list: string[] };
+			};
 			expect(json).toEqual({
 				soundId: sound.soundId,
 				title: sound.title,

@@ -63,17 +63,13 @@ export class CreditBudget {
 	async send(search: BudgetedSearch, call: () => Promise<SearchAnswer>): Promise<SearchAnswer> {
 		const price = PLATFORMS[search.input.platform].creditsPerCall;
 		await this.reserve(price, () => budgetReached(search.errors, this, search.progress()));
-		let charged: number | null = null;
-		try {
-			const answer = await call();
-			charged = chargeOf(answer);
-			return answer;
-		} catch (error) {
-			charged = chargeOfError(error);
-			throw error;
-		} finally {
-			this.settle(price, charged ?? price);
-		}
+		const answer = call();
+		// Settled before the caller goes on; a failed call keeps its error for the caller.
+		void answer.then(
+			(page) => this.settle(price, chargeOf(page) ?? price),
+			(error: unknown) => this.settle(price, chargeOfError(error) ?? price),
+		);
+		return await answer;
 	}
 
 	private async reserve(price: number, refuse: () => CreditBudgetReached) {
