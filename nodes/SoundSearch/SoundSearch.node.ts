@@ -1,5 +1,6 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 import { soundOperations } from './resources/sound';
+import { costNotice } from './shared/outputFields';
 
 export class SoundSearch implements INodeType {
 	description: INodeTypeDescription = {
@@ -18,6 +19,9 @@ export class SoundSearch implements INodeType {
 			'Search public sounds (audio tracks) by keyword on a short-video or a photo-and-video platform, with the credits each call cost',
 		defaults: { name: 'Sound Search' },
 		usableAsTool: true,
+		// n8n collects execution hints only from a node's execute context; a declarative node's
+		// operations run in per-item contexts that cannot add one, so this notice is fixed text.
+		hints: [costNotice],
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'soundSearchApi', required: true }],
