@@ -10,7 +10,7 @@ const { page } = require('./ledger');
 const scenario = useN8n({ model: true });
 const WORKFLOW = 'ai-agent-v2';
 const SIMPLIFIED = [
-	...['soundId', 'title', 'authorName', 'postCount', 'creditsCharged'],
+	...['soundId', 'title', 'creditsCharged', 'authorName', 'postCount'],
 	...['query', 'platform', 'audioUrl', 'durationSeconds', 'fetchedAt'],
 ];
 

@@ -18,7 +18,7 @@ const RUN_TIMEOUT_MS = 60_000;
 const QUERY = 'cello';
 const LIMIT = 10;
 const SIMPLIFIED = [
-	...['soundId', 'title', 'authorName', 'postCount', 'creditsCharged'],
+	...['soundId', 'title', 'creditsCharged', 'authorName', 'postCount'],
 	...['query', 'platform', 'audioUrl', 'durationSeconds', 'fetchedAt'],
 ];
 

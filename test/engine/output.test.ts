@@ -19,9 +19,9 @@ const asTool = async (parameters: INodeParameters) =>
 const SIMPLIFIED = [
 	'soundId',
 	'title',
+	'creditsCharged',
 	'authorName',
 	'postCount',
-	'creditsCharged',
 	'query',
 	'platform',
 	'audioUrl',
@@ -44,7 +44,7 @@ const RAW = [
 ];
 
 describe('Simplify (version 2)', () => {
-	it('is on by default: 10 flat fields per sound, most used first, credits among the first five', async () => {
+	it('is on by default: 10 flat fields per sound, most used first, credits third', async () => {
 		const run = await asV2({ query: 'ocean waves', limit: 3 });
 		const direct = await fetchDirect(service(), 'shortvideo', { q: 'ocean waves', limit: 3 });
 
@@ -58,9 +58,9 @@ describe('Simplify (version 2)', () => {
 			expect(json).toEqual({
 				soundId: sound.soundId,
 				title: sound.title,
+				creditsCharged: 1,
 				authorName: sound.authorName,
 				postCount: sound.postCount,
-				creditsCharged: 1,
 				query: 'ocean waves',
 				platform: 'shortvideo',
 				// The nested media object, flattened to its first location.

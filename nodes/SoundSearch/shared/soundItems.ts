@@ -17,18 +17,19 @@ export type SoundOutput =
 	| { mode: 'selected'; fields: string[] };
 
 /**
- * At most 10 fields, most used first: what a sound is (id, title, author), how popular it is,
- * what it cost (visible without scrolling the output table), which search found it (one sheet
- * collects many keywords and both platforms), then where to listen and when it was read. Left
+ * At most 10 fields, most used first: what a sound is (id, title), what it cost (third, so the
+ * output panel's table shows it as it opens), who made it and how popular it is, which search
+ * found it (one sheet collects many keywords and both platforms), then where to listen, how long
+ * it is and when it was read. Left
  * out: the cover (a signed, expiring URL), cache flags (a cached answer shows creditsCharged 0),
  * the page number.
  */
 export const SIMPLIFIED_FIELDS = [
 	'soundId',
 	'title',
+	'creditsCharged',
 	'authorName',
 	'postCount',
-	'creditsCharged',
 	'query',
 	'platform',
 	'audioUrl',
