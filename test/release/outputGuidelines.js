@@ -27,7 +27,8 @@ function simplifyProblems(description) {
 	const [field] = simplify;
 	const problems = [];
 	if (field.type !== 'boolean') problems.push(`simplify is a ${field.type}, not a boolean`);
-	if (field.displayName !== 'Simplify') problems.push(`label "${field.displayName}", not "Simplify"`);
+	if (field.displayName !== 'Simplify')
+		problems.push(`label "${field.displayName}", not "Simplify"`);
 	if (field.description !== SIMPLIFY_DESCRIPTION)
 		problems.push(`description "${field.description}", not the guideline's`);
 	return problems;
@@ -48,9 +49,13 @@ function toolOutputProblems(description) {
 	if (!onlyForTools(output)) problems.push('output is not limited to tool use');
 	if (!fields || fields.type !== 'multiOptions') problems.push('no "fields" multi-option');
 	else {
-		if (!onlyForTools(fields) || JSON.stringify(fields.displayOptions.show.output) !== '["selected"]')
+		if (
+			!onlyForTools(fields) ||
+			JSON.stringify(fields.displayOptions.show.output) !== '["selected"]'
+		)
 			problems.push('fields is not shown for Selected Fields in tool use only');
-		if (!/ID.*always/.test(fields.description)) problems.push('fields does not say the ID is always sent');
+		if (!/ID.*always/.test(fields.description))
+			problems.push('fields does not say the ID is always sent');
 	}
 	if (simplify && JSON.stringify(simplify.displayOptions?.hide?.['@tool']) !== '[true]')
 		problems.push('simplify still shows in tool use, beside output');
