@@ -216,7 +216,7 @@ describe('output (UX guidelines: "Simplifying output fields")', () => {
 	);
 
 	test('Simplify keeps at most 10 fields, the sound ID first', () => {
-		const { SIMPLIFIED_FIELDS } = require('../../nodes/SoundSearch/shared/soundItems.ts');
+		const { SIMPLIFIED_FIELDS } = require('../../nodes/SoundSearch/shared/soundItems');
 		expect(SIMPLIFIED_FIELDS.length).toBeLessThanOrEqual(10);
 		expect(SIMPLIFIED_FIELDS[0]).toBe('soundId');
 		expect(new Set(SIMPLIFIED_FIELDS).size).toBe(SIMPLIFIED_FIELDS.length);
