@@ -1,3 +1,4 @@
+import { sleep } from 'n8n-workflow';
 import { TriggerUnderTest } from '../harness/engine/trigger';
 import {
 	API_KEY,
@@ -130,6 +131,36 @@ describe('Max Credits: a run never spends past it', () => {
 		]);
 		expect(run.errorItems[0].json.error).toMatch(/^This run reached its Max Credits \(3\)/);
 		expect(await charged()).toBe(3);
+	});
+
+	it('rate-limited calls (429, 0 credits) give their reservation back and are retried within it', async () => {
+		await service().setCapacity({ capacity: 1, latencyMs: 50 });
+		const run = await search(
+			{ ...BY_KEYWORD, limit: 1, options: { maxCredits: 3 } },
+			{ input: keywordItems('rain', 'piano', 'jazz') },
+		);
+
+		expect(run.error).toBeUndefined();
+		expect(run.items.map(itemOf)).toEqual([0, 1, 2]);
+		expect((await service().ledger()).capacity.rateLimited).toBeGreaterThan(0);
+		expect(await charged()).toBe(3);
+	});
+
+	it('a call waiting for the budget is not sent once the execution is cancelled', async () => {
+		// "rain" was searched moments ago: its call will be free and give its credit back, which
+		// would let "piano" start, but the execution is cancelled before.
+		await fetchDirect(service(), 'shortvideo', { q: 'rain', limit: 1 });
+		await service().setCapacity({ latencyMs: 600 });
+		const before = (await calls()).length;
+		const run = await search(
+			{ ...BY_KEYWORD, limit: 1, options: { maxCredits: 1 } },
+			{ input: keywordItems('rain', 'piano'), cancelAfterMs: 200 },
+		);
+
+		expect(run.run.status).toBe('canceled');
+		await sleep(1000);
+		// n8n aborts the call in flight too; "piano" never reaches the service.
+		expect((await calls()).slice(before).filter((call) => call.q === 'piano')).toEqual([]);
 	});
 
 	it('left out, a run has no cap', async () => {
