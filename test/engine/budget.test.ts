@@ -33,7 +33,9 @@ describe('Max Credits: a run never spends past it', () => {
 			expect(run.error?.message).toBe(
 				`This run reached its Max Credits (${maxCredits}) with 0 of 1 searches finished and ${spent} credits spent [item 0]`,
 			);
-			expect(run.error?.description).toMatch(/Raise Max Credits/);
+			expect(run.error?.description).toMatch(
+				new RegExp(`^The run made ${spent / price} calls, and started none .* Raise Max Credits`),
+			);
 			expect(await calls()).toHaveLength(spent / price);
 			expect(await charged()).toBe(spent);
 		},
@@ -81,6 +83,21 @@ describe('Max Credits: a run never spends past it', () => {
 		expect(run.items.map(({ json }) => json.creditsCharged)).toEqual([0, 0, 0, 1, 1]);
 		const made = (await calls()).slice(before);
 		expect(made.map((call) => call.creditsCharged)).toEqual([0, 0, 0, 1, 1]);
+	});
+
+	it('the error counts the calls the run made, and the free ones among them', async () => {
+		await fetchDirect(service(), 'shortvideo', { q: 'rain', limit: 1 });
+		const run = await search(
+			{ ...BY_KEYWORD, limit: 1, options: { maxCredits: 1 } },
+			{ input: keywordItems('rain', 'piano', 'jazz') },
+		);
+
+		expect(run.error?.message).toBe(
+			'This run reached its Max Credits (1) with 2 of 3 searches finished and 1 credits spent [item 2]',
+		);
+		expect(run.error?.description).toMatch(
+			/^The run made 2 calls, 1 of them free \(cached or refused\)/,
+		);
 	});
 
 	it('repeats of a keyword are searched once and cost nothing against the budget', async () => {

@@ -54,11 +54,6 @@ export class CreditBudget {
 		readonly per: 'run' | 'poll',
 	) {}
 
-	/** Credits spent, and the most the calls in flight may still add. */
-	get spent() {
-		return { credits: this.tally.credits, inFlight: this.reserved };
-	}
-
 	/** Wraps one call of `search`: it starts once its price fits; its answer's charge is counted. */
 	async send(search: BudgetedSearch, call: () => Promise<SearchAnswer>): Promise<SearchAnswer> {
 		const price = PLATFORMS[search.input.platform].creditsPerCall;
@@ -128,16 +123,16 @@ function budgetReached(
 	budget: CreditBudget,
 	progress: { finished: number; total: number },
 ): CreditBudgetReached {
-	const { per } = budget;
-	const { credits, inFlight } = budget.spent;
-	const more = inFlight > 0 ? ` (calls still in flight may add up to ${inFlight})` : '';
+	// Only raised once no call is in flight: the tally is what the run spent.
+	const { per, tally } = budget;
+	const free = tally.freeCalls > 0 ? `, ${tally.freeCalls} of them free (cached or refused)` : '';
 	const itemIndex = ctx.getItemIndex();
 	return new CreditBudgetReached(
 		ctx.getNode(),
-		`This ${per} reached its Max Credits (${budget.maxCredits}) with ${progress.finished} of ${progress.total} searches finished and ${credits} credits spent [item ${itemIndex}]`,
+		`This ${per} reached its Max Credits (${budget.maxCredits}) with ${progress.finished} of ${progress.total} searches finished and ${tally.credits} credits spent [item ${itemIndex}]`,
 		{
 			itemIndex,
-			description: `No call that could take the ${per} past ${budget.maxCredits} credits was started${more}. Raise Max Credits, or run the searches that did not finish again: with Continue On Fail they come out as error items with their query, and the finished ones keep their sounds.`,
+			description: `The ${per} made ${tally.calls} calls${free}, and started none that could take it past ${budget.maxCredits} credits. Raise Max Credits, or run the searches that did not finish again: with Continue On Fail they come out as error items with their query, and the finished ones keep their sounds.`,
 		},
 	);
 }
