@@ -1,8 +1,12 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 import { soundOperations } from './resources/sound';
-import { costNotice } from './shared/outputFields';
+import { searchSounds } from './shared/searchOperation';
 
 export class SoundSearch implements INodeType {
+	// Search runs in the node's execute context so that it can show what the run cost (an
+	// execution hint); the declarative routing stays for n8n versions that run a tool without it.
+	customOperations = { sound: { search: searchSounds } };
+
 	description: INodeTypeDescription = {
 		displayName: 'Sound Search',
 		name: 'soundSearch',
@@ -19,9 +23,6 @@ export class SoundSearch implements INodeType {
 			'Search public sounds (audio tracks) by keyword on a short-video or a photo-and-video platform, with the credits each call cost',
 		defaults: { name: 'Sound Search' },
 		usableAsTool: true,
-		// n8n collects execution hints only from a node's execute context; a declarative node's
-		// operations run in per-item contexts that cannot add one, so this notice is fixed text.
-		hints: [costNotice],
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'soundSearchApi', required: true }],

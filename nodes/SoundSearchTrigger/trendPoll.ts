@@ -4,7 +4,8 @@ import { CreditBudget } from '../SoundSearch/shared/creditBudget';
 import type { ErrorContext } from '../SoundSearch/shared/failure';
 import { fetchPages, type PageRequest, type SearchCall } from '../SoundSearch/shared/fetchPage';
 import { checkBaseUrl, type SearchInput } from '../SoundSearch/shared/searchInput';
-import { readAnswer, type SearchPage } from '../SoundSearch/shared/searchPage';
+import type { SearchPage } from '../SoundSearch/shared/searchPage';
+import { sendSearch } from '../SoundSearch/shared/sendSearch';
 import { readTriggerInput } from './triggerInput';
 import { trendItems } from './trendItems';
 import { TrendState } from './trendState';
@@ -55,17 +56,8 @@ async function searchAll(
 	const scheduler = new CallScheduler({ maxInFlight, rateLimitWaitMs: rateLimitWait * 1000 });
 	const budget = new CreditBudget(maxCredits, scheduler, 'poll');
 	let finished = 0;
-	const send = async (request: PageRequest, errors: ErrorContext) => {
-		const response = await ctx.helpers.httpRequestWithAuthentication.call(ctx, 'soundSearchApi', {
-			method: 'GET',
-			headers: { Accept: 'application/json' },
-			...request,
-			json: true,
-			returnFullResponse: true,
-			ignoreHttpStatusErrors: true,
-		});
-		return readAnswer(errors, response);
-	};
+	const send = async (request: PageRequest, errors: ErrorContext) =>
+		await sendSearch(ctx, errors, request);
 	const results = await Promise.allSettled(
 		searches.map(async (input, index) => {
 			const errors = errorsAt(index);

@@ -15,13 +15,26 @@ interface BudgetedSearch {
 }
 
 const runBudgets = new WeakMap<object, CreditBudget>();
+/** The latest run's budget by the run's execute data, for the cost hint after the run. */
+const budgetsByRun = new WeakMap<object, CreditBudget>();
 
 /** The budget of one node run: one per run's scheduler, set by the first item that asks. */
-export function runBudget(scheduler: CallScheduler, maxCredits: number): CreditBudget {
-	const budget = runBudgets.get(scheduler) ?? new CreditBudget(maxCredits, scheduler, 'run');
-	runBudgets.set(scheduler, budget);
+export function runBudget(
+	ctx: { getExecuteData(): object },
+	scheduler: CallScheduler,
+	maxCredits: number,
+): CreditBudget {
+	let budget = runBudgets.get(scheduler);
+	if (!budget) {
+		budget = new CreditBudget(maxCredits, scheduler, 'run');
+		runBudgets.set(scheduler, budget);
+		budgetsByRun.set(ctx.getExecuteData(), budget);
+	}
 	return budget;
 }
+
+/** What the run with this execute data spent, if it made any call. */
+export const budgetOfRun = (executeData: object) => budgetsByRun.get(executeData);
 
 /** What a run (or a poll) has spent and done so far. */
 export interface CreditTally {
@@ -31,6 +44,8 @@ export interface CreditTally {
 	credits: number;
 	/** Calls the service answered for 0 credits (a repeat it had cached, a refusal). */
 	freeCalls: number;
+	/** Pages the service answered from its cache (0 credits). */
+	cachedPages: number;
 }
 
 /**
@@ -41,7 +56,7 @@ export interface CreditTally {
  * in flight (they may turn out free) and gives up once none is.
  */
 export class CreditBudget {
-	readonly tally: CreditTally = { calls: 0, credits: 0, freeCalls: 0 };
+	readonly tally: CreditTally = { calls: 0, credits: 0, freeCalls: 0, cachedPages: 0 };
 
 	private reserved = 0;
 
@@ -61,7 +76,10 @@ export class CreditBudget {
 		const answer = call();
 		// Settled before the caller goes on; a failed call keeps its error for the caller.
 		void answer.then(
-			(page) => this.settle(price, chargeOf(page) ?? price),
+			(page) => {
+				if ('page' in page && page.page.creditsCharged === 0) this.tally.cachedPages += 1;
+				this.settle(price, chargeOf(page) ?? price);
+			},
 			(error: unknown) => this.settle(price, chargeOfError(error) ?? price),
 		);
 		return await answer;

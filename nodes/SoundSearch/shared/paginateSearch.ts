@@ -78,7 +78,7 @@ async function searchCall(
 		errors: ctx,
 		input,
 		scheduler,
-		budget: runBudget(scheduler, input.maxCredits),
+		budget: runBudget(ctx, scheduler, input.maxCredits),
 		baseUrl,
 		send,
 		onFailure: () => failSearch(ctx),
@@ -103,7 +103,7 @@ function budgetAware(
 }
 
 /** Everything that decides which calls a search makes; output shape and run-wide settings don't. */
-function searchKey(input: SearchInput) {
+export function searchKey(input: SearchInput) {
 	const runWide = { maxInFlight: null, rateLimitWait: null, maxCredits: null };
 	return JSON.stringify({ ...input, output: null, ...runWide });
 }
