@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import {
 	BY_KEYWORD,
 	fetchDirect,
@@ -21,7 +23,7 @@ describe("the output panel's cost hint", () => {
 		expect(run.run.data.resultData.runData['Sound Search'][0].hints).toEqual([
 			{
 				message:
-					'This run cost 2 credits: 2 calls to the service, 1 call of them answered free from its cache; 2 repeated searches made once.',
+					'This run cost 2 credits: 2 calls to the service (1 answered free from its cache), 2 repeated searches made once.',
 				type: 'info',
 				location: 'outputPane',
 			},
@@ -34,7 +36,73 @@ describe("the output panel's cost hint", () => {
 		const pages = new Set(run.items.map(({ json }) => json.page)).size;
 		expect(pages).toBeGreaterThan(1);
 		expect(run.run.data.resultData.runData['Sound Search'][0].hints?.[0].message).toBe(
-			`This run cost ${pages} credits: ${pages} calls to the service, 0 calls of them answered free from its cache; 0 repeated searches made once.`,
+			`This run cost ${pages} credits: ${pages} calls to the service (0 answered free from its cache), 0 repeated searches made once.`,
 		);
 	});
 });
+
+describe("n8n's Request Options, which the Search operation applies as n8n's routing node does", () => {
+	let proxy: { url: string; seen: string[]; close: () => Promise<void> };
+	beforeAll(async () => {
+		proxy = await startForwardProxy();
+	});
+	afterAll(async () => {
+		await proxy.close();
+	});
+
+	it('Proxy: every call goes through it', async () => {
+		proxy.seen.length = 0;
+		const run = await search(
+			{ ...BY_KEYWORD, limit: 1, requestOptions: { proxy: proxy.url } },
+			{ input: keywordItems('rain', 'piano') },
+		);
+
+		expect(run.error).toBeUndefined();
+		expect(run.items).toHaveLength(2);
+		expect(proxy.seen.map((url) => new URL(url).searchParams.get('q')).sort()).toEqual([
+			'piano',
+			'rain',
+		]);
+	});
+
+	it('a proxy that is not an address fails before any call', async () => {
+		const run = await search({ query: 'rain', requestOptions: { proxy: 'not a proxy' } });
+
+		expect(run.error?.message).toBe('The proxy is not valid');
+		expect((await service().ledger()).requests).toEqual([]);
+	});
+
+	it('Batching: items of later batches start after the interval, so they do not overlap', async () => {
+		await service().setCapacity({ latencyMs: 50 });
+		const batching = { batch: { batchSize: 1, batchInterval: 200 } };
+		const run = await search(
+			{ ...BY_KEYWORD, limit: 1, requestOptions: { batching } },
+			{ input: keywordItems('rain', 'piano', 'jazz') },
+		);
+
+		expect(run.items).toHaveLength(3);
+		expect((await service().ledger()).capacity.mostInFlight).toBe(1);
+	});
+});
+
+/** A forward HTTP proxy on 127.0.0.1 that records the URL of every request it passes on. */
+async function startForwardProxy() {
+	const seen: string[] = [];
+	const server = http.createServer((req, res) => {
+		seen.push(String(req.url));
+		const onward = http.request(String(req.url), { method: req.method, headers: req.headers });
+		onward.on('response', (answer) => {
+			res.writeHead(answer.statusCode ?? 502, answer.headers);
+			answer.pipe(res);
+		});
+		onward.on('error', () => res.writeHead(502).end());
+		req.pipe(onward);
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as AddressInfo;
+	return {
+		url: `http://127.0.0.1:${port}`,
+		seen,
+		close: async () => await new Promise<void>((resolve) => server.close(() => resolve())),
+	};
+}

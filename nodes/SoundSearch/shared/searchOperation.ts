@@ -6,9 +6,11 @@ import type {
 	INodeExecutionData,
 	NodeExecutionHint,
 } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 import { budgetOfRun, type CreditTally } from './creditBudget';
 import type { PageRequest } from './fetchPage';
 import { paginateSearch, searchKey } from './paginateSearch';
+import { readRequestOptions, type RequestSettings } from './requestOptions';
 import { readSearchInput } from './searchInput';
 import { sendSearch } from './sendSearch';
 
@@ -21,10 +23,19 @@ import { sendSearch } from './sendSearch';
  */
 export async function searchSounds(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
-	const contexts = items.map((_, itemIndex) => itemContext(this, itemIndex));
-	const results = await Promise.allSettled(
-		contexts.map(async (ctx) => await paginateSearch.call(ctx, NO_ROUTING)),
+	const settings = readRequestOptions(
+		this.getNode(),
+		this.getNodeParameter('requestOptions', 0, {}) as IDataObject,
 	);
+	const contexts = items.map((_, itemIndex) => itemContext(this, itemIndex, settings));
+	const searches: Array<Promise<INodeExecutionData[]>> = [];
+	for (const [index, ctx] of contexts.entries()) {
+		// Request Options → Batching spaces items out as n8n's routing node does.
+		if (settings.batch && index > 0 && index % settings.batch.size === 0)
+			await sleep(settings.batch.intervalMs);
+		searches.push(paginateSearch.call(ctx, NO_ROUTING));
+	}
+	const results = await Promise.allSettled(searches);
 	const failed = results.find((result) => result.status === 'rejected');
 	if (failed?.status === 'rejected') throw failed.reason;
 	const tally = budgetOfRun(this.getExecuteData())?.tally;
@@ -40,7 +51,11 @@ const NO_ROUTING: DeclarativeRestApiSettings.ResultOptions = {
 };
 
 /** What the paginator needs of one input item, from the node's execute context. */
-function itemContext(ctx: IExecuteFunctions, itemIndex: number): IExecutePaginationFunctions {
+function itemContext(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	settings: RequestSettings,
+): IExecutePaginationFunctions {
 	const item = {
 		getNode: () => ctx.getNode(),
 		getItemIndex: () => itemIndex,
@@ -53,7 +68,8 @@ function itemContext(ctx: IExecuteFunctions, itemIndex: number): IExecutePaginat
 		makeRoutingRequest: async ({ options }: DeclarativeRestApiSettings.ResultOptions) => {
 			const { baseURL, url, qs, timeout } = options as PageRequest;
 			const request = { baseURL, url, qs, timeout };
-			const answer = await sendSearch(ctx, item, request, ctx.getExecutionCancelSignal());
+			const abortSignal = ctx.getExecutionCancelSignal();
+			const answer = await sendSearch(ctx, item, request, { ...settings.http, abortSignal });
 			return [{ json: answer as unknown as IDataObject }];
 		},
 	};
@@ -78,8 +94,8 @@ function costHint(tally: CreditTally | undefined, repeats: number): NodeExecutio
 	const { calls = 0, credits = 0, cachedPages = 0 } = tally ?? {};
 	return {
 		message:
-			`This run cost ${count(credits, 'credit')}: ${count(calls, 'call')} to the service, ` +
-			`${count(cachedPages, 'call')} of them answered free from its cache; ` +
+			`This run cost ${count(credits, 'credit')}: ${count(calls, 'call')} to the service ` +
+			`(${cachedPages} answered free from its cache), ` +
 			`${count(repeats, 'repeated search', 'repeated searches')} made once.`,
 		type: 'info',
 		location: 'outputPane',

@@ -1,4 +1,4 @@
-import type { IAllExecuteFunctions } from 'n8n-workflow';
+import type { IAllExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 import type { PageRequest } from './fetchPage';
 import type { ErrorContext } from './failure';
 import { readAnswer, type SearchAnswer } from './searchPage';
@@ -12,7 +12,8 @@ export async function sendSearch(
 	ctx: IAllExecuteFunctions,
 	errors: ErrorContext,
 	request: PageRequest,
-	abortSignal?: AbortSignal,
+	/** What n8n's Request Options add (proxy, certificates) and the execution's cancel signal. */
+	extra: Partial<IHttpRequestOptions> = {},
 ): Promise<SearchAnswer> {
 	const response = await ctx.helpers.httpRequestWithAuthentication.call(ctx, 'soundSearchApi', {
 		method: 'GET',
@@ -21,7 +22,7 @@ export async function sendSearch(
 		json: true,
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
-		...(abortSignal && { abortSignal }),
+		...extra,
 	});
 	return readAnswer(errors, response);
 }

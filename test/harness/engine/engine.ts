@@ -1,4 +1,4 @@
-import { ExecutionLifecycleHooks, RoutingNode, WorkflowExecute } from 'n8n-core';
+import { DirectoryLoader, ExecutionLifecycleHooks, RoutingNode, WorkflowExecute } from 'n8n-core';
 import {
 	createRunExecutionData,
 	sleep,
@@ -66,11 +66,13 @@ export const nodeTypes: INodeTypes = {
 	getKnownTypes: () => ({}),
 };
 /**
- * A declarative node as n8n's own NodeTypes serves it (n8n/dist/node-types.js): with an execute
+ * A declarative node as n8n's loader and NodeTypes serve it (n8n/dist/node-types.js): with an execute
  * method that runs the RoutingNode in the execution's context, so the node gets the execution's
  * cancel signal as in n8n (n8n-core's fallback path for declarative nodes passes none).
  */
 function asServedByN8n(nodeType: INodeType): INodeType {
+	// As n8n's loader does: the "Request Options" setting every declarative node gets.
+	DirectoryLoader.applyDeclarativeNodeOptionParameters(nodeType);
 	nodeType.execute = async function (this: import('n8n-workflow').IExecuteFunctions) {
 		const context = this as unknown as ConstructorParameters<typeof RoutingNode>[0];
 		return (await new RoutingNode(context, nodeType).runNode()) ?? [];
