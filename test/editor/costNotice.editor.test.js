@@ -1,7 +1,7 @@
 'use strict';
 
 // What a user sees in the output panel after running a new Sound Search node (version 2) in n8n's
-// editor: the notice on what the run cost, and Simplify's columns with creditsCharged in view
+// editor: the notice with what the run cost, and Simplify's columns with creditsCharged in view
 // without scrolling. The stack of `npm start` (test/harness/stack/) in headless Chromium
 // (browser.js); the screenshot is kept as artifacts/editor/cost-notice.png and, for the docs, as
 // docs/images/cost-notice.png.
@@ -73,9 +73,12 @@ test('after a run, the output panel shows the cost notice and creditsCharged wit
 
 		const output = page.getByTestId('output-panel');
 		await output.getByTestId('node-run-status-success').waitFor({ timeout: RUN_TIMEOUT_MS });
-		const notice = output.getByTestId('node-hint').filter({ hasText: 'What this run cost' });
+		// One page of 10 sounds: one call, 1 credit on the short-video platform.
+		const notice = output.getByTestId('node-hint').filter({ hasText: 'This run cost' });
 		await notice.waitFor();
-		expect(await notice.innerText()).toMatch(/creditsCharged.*count each page once.*Max Credits/s);
+		expect((await notice.innerText()).trim()).toBe(
+			'This run cost 1 credit: 1 call to the service (0 answered free from its cache), 0 repeated searches made once.',
+		);
 
 		await output.getByTestId('radio-button-table').click();
 		const headers = output.locator('th');

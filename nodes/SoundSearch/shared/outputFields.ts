@@ -1,4 +1,4 @@
-import type { INodeProperties, NodeHint } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 import { SIMPLIFIED_FIELDS } from './soundItems';
 
 type DisplayOptions = INodeProperties['displayOptions'];
@@ -90,12 +90,3 @@ export function maxCreditsOption(per: 'run' | 'poll'): INodeProperties {
 		description: `Most credits ${scope} may spend. No call starts that could take the spend past it (a call counts at its platform's price until its answer says what it cost; cached answers are free); once reached, the ${per} stops with an error saying what finished and what was spent. Leave out for no cap.${taken}`,
 	};
 }
-
-/** The output panel's notice after every run of the action node. */
-export const costNotice: NodeHint = {
-	message:
-		'What this run cost: every sound shows in creditsCharged what the call (page of sounds) that returned it cost, so count each page once; a keyword repeated in this run, and an answer the service had cached, cost 0. Max Credits in Options caps a run.',
-	type: 'info',
-	location: 'outputPane',
-	whenToDisplay: 'afterExecution',
-};
