@@ -1,11 +1,10 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import {
 	BY_KEYWORD,
 	fetchDirect,
 	keywordItems,
 	useReferenceService,
 } from '../harness/engine/searchFixture';
+import { startForwardProxy } from '../harness/forwardProxy';
 
 const { service, search } = useReferenceService();
 
@@ -84,25 +83,3 @@ describe("n8n's Request Options, which the Search operation applies as n8n's rou
 		expect((await service().ledger()).capacity.mostInFlight).toBe(1);
 	});
 });
-
-/** A forward HTTP proxy on 127.0.0.1 that records the URL of every request it passes on. */
-async function startForwardProxy() {
-	const seen: string[] = [];
-	const server = http.createServer((req, res) => {
-		seen.push(String(req.url));
-		const onward = http.request(String(req.url), { method: req.method, headers: req.headers });
-		onward.on('response', (answer) => {
-			res.writeHead(answer.statusCode ?? 502, answer.headers);
-			answer.pipe(res);
-		});
-		onward.on('error', () => res.writeHead(502).end());
-		req.pipe(onward);
-	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const { port } = server.address() as AddressInfo;
-	return {
-		url: `http://127.0.0.1:${port}`,
-		seen,
-		close: async () => await new Promise<void>((resolve) => server.close(() => resolve())),
-	};
-}
