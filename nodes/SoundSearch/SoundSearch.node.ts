@@ -1,7 +1,12 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 import { soundOperations } from './resources/sound';
+import { searchSounds } from './shared/searchOperation';
 
 export class SoundSearch implements INodeType {
+	// Search runs in the node's execute context so that it can show what the run cost (an
+	// execution hint); the declarative routing stays for n8n versions that run a tool without it.
+	customOperations = { sound: { search: searchSounds } };
+
 	description: INodeTypeDescription = {
 		displayName: 'Sound Search',
 		name: 'soundSearch',
@@ -10,7 +15,9 @@ export class SoundSearch implements INodeType {
 			dark: 'file:../../icons/soundSearch.dark.svg',
 		},
 		group: ['input'],
-		version: 1,
+		// 2: Simplify and the AI tool's Output as n8n's UX guidelines define them (CHANGELOG).
+		version: [1, 2],
+		defaultVersion: 2,
 		subtitle: '={{$parameter["platform"] + ": " + $parameter["query"]}}',
 		description:
 			'Search public sounds (audio tracks) by keyword on a short-video or a photo-and-video platform, with the credits each call cost',

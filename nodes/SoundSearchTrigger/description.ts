@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { limitField } from '../SoundSearch/shared/limitField';
+import { maxCreditsOption } from '../SoundSearch/shared/outputFields';
 import { platformOptions } from '../SoundSearch/shared/platforms';
 
 const showForRising = { show: { event: ['risingSound'] } };
@@ -85,6 +86,7 @@ export const triggerFields: INodeProperties[] = [
 				description:
 					'Whether the first poll for a keyword emits the sounds it finds (as new) instead of only recording them as the baseline',
 			},
+			maxCreditsOption('poll'),
 			{
 				displayName: 'Growth Window (Hours)',
 				name: 'growthWindowHours',

@@ -1,9 +1,11 @@
 import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { CallScheduler, RunStopped } from '../SoundSearch/shared/callScheduler';
+import { CreditBudget } from '../SoundSearch/shared/creditBudget';
 import type { ErrorContext } from '../SoundSearch/shared/failure';
 import { fetchPages, type PageRequest, type SearchCall } from '../SoundSearch/shared/fetchPage';
 import { checkBaseUrl, type SearchInput } from '../SoundSearch/shared/searchInput';
-import { readAnswer, type SearchPage } from '../SoundSearch/shared/searchPage';
+import type { SearchPage } from '../SoundSearch/shared/searchPage';
+import { sendSearch } from '../SoundSearch/shared/sendSearch';
 import { readTriggerInput } from './triggerInput';
 import { trendItems } from './trendItems';
 import { TrendState } from './trendState';
@@ -57,20 +59,12 @@ async function searchAll(
 	baseUrl: string,
 	errorsAt: (index: number) => ErrorContext,
 ): Promise<SearchPage[][]> {
-	const { maxInFlight, rateLimitWait } = searches[0];
+	const { maxInFlight, rateLimitWait, maxCredits } = searches[0];
 	const scheduler = new CallScheduler({ maxInFlight, rateLimitWaitMs: rateLimitWait * 1000 });
+	const budget = new CreditBudget(maxCredits, scheduler, 'poll');
 	let finished = 0;
-	const send = async (request: PageRequest, errors: ErrorContext) => {
-		const response = await ctx.helpers.httpRequestWithAuthentication.call(ctx, 'soundSearchApi', {
-			method: 'GET',
-			headers: { Accept: 'application/json' },
-			...request,
-			json: true,
-			returnFullResponse: true,
-			ignoreHttpStatusErrors: true,
-		});
-		return readAnswer(errors, response);
-	};
+	const send = async (request: PageRequest, errors: ErrorContext) =>
+		await sendSearch(ctx, errors, request);
 	const results = await Promise.allSettled(
 		searches.map(async (input, index) => {
 			const errors = errorsAt(index);
@@ -78,6 +72,7 @@ async function searchAll(
 				errors,
 				input,
 				scheduler,
+				budget,
 				baseUrl,
 				send: async (request) => await send(request, errors),
 				onFailure: () => scheduler.stop(new RunStopped('Another keyword failed')),

@@ -48,7 +48,9 @@ export function readTriggerInput(ctx: InputContext, rateLimitWait: number): Trig
 		platform,
 		limit,
 		pageSize: PAGE_SIZE,
-		simplify: options.simplify === true,
+		output: { mode: options.simplify === true ? ('flat' as const) : ('raw' as const) },
+		maxCredits:
+			options.maxCredits === undefined ? Infinity : number('maxCredits', options.maxCredits),
 		maxPages: number('maxPages', options.maxPages),
 		maxRetries: RETRIES_PER_PAGE,
 		timeoutMs: TIMEOUT_MS,

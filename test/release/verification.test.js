@@ -15,6 +15,7 @@ const {
 const { uiTextProblems } = require('./uiText.js');
 const { accessProblems } = require('./sourceAccess.js');
 const { isTrigger, triggerProblems } = require('./triggerConventions.js');
+const { simplifyProblems, toolOutputProblems } = require('./outputGuidelines.js');
 const { githubRepository } = require('../../scripts/check-release-tag.js');
 
 const read = (file) => fs.readFileSync(path.join(REPO_ROOT, file), 'utf8');
@@ -186,6 +187,92 @@ describe('UI text (UX guidelines: Title Case, Sentence case, "Whether", "e.g.", 
 			'Options > Simplify: boolean description does not start with "Whether": "Flat items"',
 			'Platform > Short-video platform: dropdown title "Short-video platform" is not Title Case ("Short-Video Platform")',
 			'Platform > Short-video platform: description has characters outside English text: "Plateforme vidéo"',
+		]);
+	});
+});
+
+describe('output (UX guidelines: "Simplifying output fields")', () => {
+	const nodes = /** @type {Array<[string, any]>} */ (
+		registeredNodes().map(({ className, instance }) => [className, instance.description])
+	);
+	// The trigger's Simplify changes its items, its example and their tests together (issue 18);
+	// until it lands the trigger is the one exception, and this list must shrink when it does.
+	const SIMPLIFY_PENDING = ['SoundSearchTrigger'];
+
+	test.each(nodes)(
+		'node %s has a top-level "Simplify" boolean as the guideline words it',
+		(className, description) => {
+			if (SIMPLIFY_PENDING.includes(className))
+				expect(simplifyProblems(description)).not.toEqual([]);
+			else expect(simplifyProblems(description)).toEqual([]);
+		},
+	);
+
+	test.each(nodes.filter(([, description]) => description.usableAsTool))(
+		'node %s, as an AI tool, has the Output parameter (Simplified, Raw, Selected Fields) in tool use only',
+		(className, description) => {
+			expect(toolOutputProblems(description)).toEqual([]);
+		},
+	);
+
+	test('Simplify keeps at most 10 fields, the sound ID first', () => {
+		const { SIMPLIFIED_FIELDS } = require('../../nodes/SoundSearch/shared/soundItems');
+		expect(SIMPLIFIED_FIELDS.length).toBeLessThanOrEqual(10);
+		expect(SIMPLIFIED_FIELDS[0]).toBe('soundId');
+		expect(new Set(SIMPLIFIED_FIELDS).size).toBe(SIMPLIFIED_FIELDS.length);
+	});
+
+	test('the checks report each rule broken', () => {
+		const simplify = {
+			displayName: 'Simplify Output',
+			name: 'simplify',
+			type: 'boolean',
+			default: false,
+			description: 'Whether to return flat items',
+		};
+		expect(simplifyProblems({ version: 1, properties: [simplify] })).toEqual([
+			'label "Simplify Output", not "Simplify"',
+			'description "Whether to return flat items", not the guideline\'s',
+		]);
+		const inOptions = {
+			displayName: 'Options',
+			name: 'options',
+			type: 'collection',
+			options: [simplify],
+		};
+		expect(simplifyProblems({ version: 1, properties: [inOptions] })).toEqual([
+			'no top-level "simplify" parameter at the newest version',
+		]);
+		// Shown at version 1 only, so the newest version (2) has none.
+		const v1Only = { ...simplify, displayOptions: { show: { '@version': [1] } } };
+		expect(simplifyProblems({ version: [1, 2], defaultVersion: 2, properties: [v1Only] })).toEqual([
+			'no top-level "simplify" parameter at the newest version',
+		]);
+		const output = {
+			displayName: 'Output',
+			name: 'output',
+			type: 'options',
+			options: [
+				{ name: 'Raw', value: 'raw' },
+				{ name: 'Simplified', value: 'simplified' },
+			],
+		};
+		const fields = {
+			displayName: 'Fields',
+			name: 'fields',
+			type: 'multiOptions',
+			displayOptions: { show: { '@tool': [true] } },
+			description: 'The fields to send',
+		};
+		expect(toolOutputProblems({ version: 1, properties: [output, fields, simplify] })).toEqual([
+			'output modes Raw=raw, Simplified=simplified',
+			'output is not limited to tool use',
+			'fields is not shown for Selected Fields in tool use only',
+			'fields does not say the ID is always sent',
+			'simplify still shows in tool use, beside output',
+		]);
+		expect(toolOutputProblems({ version: 1, properties: [] })).toEqual([
+			'no "output" options parameter',
 		]);
 	});
 });

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { ServiceAnswerError } from './answerError';
-import type { CallScheduler, CallVerdict } from './callScheduler';
+import { RunStopped, type CallScheduler, type CallVerdict } from './callScheduler';
+import { CreditBudgetReached, type CreditBudget } from './creditBudget';
 import { asNodeError, type ErrorContext } from './failure';
 import { failureVerdict, isRateLimited, rateLimitDelayMs, retryDelayMs } from './retryPolicy';
 import type { SearchInput } from './searchInput';
@@ -21,6 +22,8 @@ export interface SearchCall {
 	errors: ErrorContext;
 	input: SearchInput;
 	scheduler: CallScheduler;
+	/** Max Credits of the run (or poll); each call is sent through it. */
+	budget?: CreditBudget;
 	baseUrl: string;
 	/** Sends one call, taking every HTTP status as an answer, and reads it. */
 	send: (request: PageRequest) => Promise<SearchAnswer>;
@@ -75,9 +78,16 @@ async function fetchPage(
 	const request = pageRequest(search, limit, cursor);
 	const tries = { refusals: 0, failures: 0 };
 	for (;;) {
+		const call = async () => await search.send(request);
 		const { outcome, release } = await search.scheduler.send(
-			async () => await search.send(request),
+			async () => await (search.budget?.send(search, call) ?? call()),
 		);
+		// Out of budget, or the run stopped while this call waited for it: no call was made.
+		if (outcome instanceof CreditBudgetReached || outcome instanceof RunStopped) {
+			if (outcome instanceof CreditBudgetReached) search.onFailure();
+			release({ kind: 'neutral' });
+			throw outcome;
+		}
 		// An answer that came back as an error (available: false, wrong shape) stays one: the same
 		// request would get it again. A call that got no HTTP answer becomes a failed call.
 		const answer =

@@ -1,8 +1,10 @@
 import type {
 	DeclarativeRestApiSettings,
+	ExecutionBaseError,
 	IExecutePaginationFunctions,
 	INodeExecutionData,
 } from 'n8n-workflow';
+import { CreditBudgetReached, runBudget } from './creditBudget';
 import { asNodeError, errorItem } from './failure';
 import { fetchPages, type PageRequest, type SearchCall } from './fetchPage';
 import {
@@ -28,8 +30,10 @@ export async function paginateSearch(
 	this: IExecutePaginationFunctions,
 	requestData: DeclarativeRestApiSettings.ResultOptions,
 ): Promise<INodeExecutionData[]> {
+	let searched: SearchInput | undefined;
 	try {
 		const input = validateInBatch(this, readSearchInput);
+		searched = input;
 		if (!(await batchMayProceed(this))) return [];
 		const search = await searchCall(this, requestData, input);
 		const { result: pages, reused } = await shareInBatch(
@@ -46,7 +50,8 @@ export async function paginateSearch(
 		// Another item's failure (or a cancellation) stopped the run: its error is the one to show.
 		if (runWasStopped(this, error)) return [];
 		const nodeError = asNodeError(this, error);
-		if (this.continueOnFail()) return [errorItem(this, nodeError)];
+		if (this.continueOnFail())
+			return [budgetAware(this, errorItem(this, nodeError), nodeError, searched)];
 		failSearch(this);
 		throw nodeError;
 	}
@@ -73,6 +78,7 @@ async function searchCall(
 		errors: ctx,
 		input,
 		scheduler,
+		budget: runBudget(ctx, scheduler, input.maxCredits),
 		baseUrl,
 		send,
 		onFailure: () => failSearch(ctx),
@@ -80,7 +86,24 @@ async function searchCall(
 	};
 }
 
+/**
+ * A search the credit budget stopped carries its keyword and platform, so its error item can be fed
+ * back into a Sound Search node (Query {{ $json.query }}). On the error output n8n itself adds the
+ * input item's fields, and only an item of error and details goes there: it is left as it is.
+ */
+function budgetAware(
+	ctx: IExecutePaginationFunctions,
+	item: INodeExecutionData,
+	error: ExecutionBaseError,
+	input: SearchInput | undefined,
+): INodeExecutionData {
+	if (!(error instanceof CreditBudgetReached) || !input) return item;
+	if (ctx.getNode().onError === 'continueErrorOutput') return item;
+	return { ...item, json: { ...item.json, query: input.query, platform: input.platform } };
+}
+
 /** Everything that decides which calls a search makes; output shape and run-wide settings don't. */
-function searchKey(input: SearchInput) {
-	return JSON.stringify({ ...input, simplify: null, maxInFlight: null, rateLimitWait: null });
+export function searchKey(input: SearchInput) {
+	const runWide = { maxInFlight: null, rateLimitWait: null, maxCredits: null };
+	return JSON.stringify({ ...input, output: null, ...runWide });
 }

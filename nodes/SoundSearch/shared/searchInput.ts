@@ -1,7 +1,9 @@
 import { NodeOperationError, type IDataObject, type INodeProperties } from 'n8n-workflow';
 import { soundSearchFields } from '../resources/sound/search';
 import type { ErrorContext } from './failure';
+import { SELECTABLE_FIELDS, TOOL_OUTPUT_DEFAULT } from './outputFields';
 import { isPlatform, type Platform } from './platforms';
+import type { SoundOutput } from './soundItems';
 
 /** What reading a node's input needs: its parameters, and where an error points. */
 export type InputContext = ErrorContext & {
@@ -16,7 +18,10 @@ export interface SearchInput {
 	limit: number;
 	pageSize: number;
 	startCursor?: string;
-	simplify: boolean;
+	/** How each sound becomes an item (Simplify, the tool's Output, version 1's Simplify Output). */
+	output: SoundOutput;
+	/** Run-wide: credits the run may spend; Infinity when Max Credits is left out. */
+	maxCredits: number;
 	/** Calls one search may make before it stops (a guard against runaway spend). */
 	maxPages: number;
 	/** Retries of one page after a service failure, a timeout or a dropped connection. */
@@ -42,13 +47,36 @@ export function readSearchInput(ctx: InputContext): SearchInput {
 			: readWholeNumber(ctx, numberField('limit'), ctx.getNodeParameter('limit', null)),
 		pageSize: option('pageSize'),
 		startCursor: readStartCursor(ctx, options.startCursor),
-		simplify: options.simplify === true,
+		output: readSoundOutput(ctx, options),
+		maxCredits: options.maxCredits === undefined ? Infinity : option('maxCredits'),
 		maxPages: option('maxPages'),
 		maxRetries: option('maxRetries'),
 		timeoutMs: option('timeoutMs'),
 		maxInFlight: option('maxInFlight'),
 		rateLimitWait: option('rateLimitWait'),
 	};
+}
+
+/**
+ * Version 1: the "Simplify Output" option (flat). Version 2: Simplify, or as an AI tool (n8n names
+ * a tool's type after the node's, with "Tool" at the end) the Output parameter.
+ */
+function readSoundOutput(ctx: InputContext, options: IDataObject): SoundOutput {
+	const { type, typeVersion } = ctx.getNode();
+	if (typeVersion < 2) return { mode: options.simplify === true ? 'flat' : 'raw' };
+	if (!type.endsWith('Tool'))
+		return { mode: ctx.getNodeParameter('simplify', true) === false ? 'raw' : 'simplified' };
+	const output = ctx.getNodeParameter('output', TOOL_OUTPUT_DEFAULT);
+	if (output === 'raw' || output === 'simplified') return { mode: output };
+	const fields = ctx.getNodeParameter('fields', []);
+	const known =
+		Array.isArray(fields) && fields.every((f) => f === 'soundId' || SELECTABLE_FIELDS.includes(f));
+	if (output === 'selected' && known) return { mode: 'selected', fields: fields as string[] };
+	throw invalid(
+		ctx,
+		`The "Output" parameter is not a known choice: ${JSON.stringify([output, fields])}`,
+		`Choose Raw, Simplified, or Selected Fields with fields among ${SELECTABLE_FIELDS.join(', ')}.`,
+	);
 }
 
 /** A number parameter's description (top level or in Options): its range and default. */

@@ -2,11 +2,46 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import type { SearchInput } from './searchInput';
 import type { SearchPage } from './searchPage';
 
-/** Media fields the service nests as objects; simplified output turns each into one URL string. */
+/**
+ * How a sound becomes an item:
+ * - raw: the service's fields unchanged, plus creditsCharged and page;
+ * - flat: every field, media objects as URL strings, plus platform and query (version 1's
+ *   "Simplify Output", kept for saved workflows and the trigger);
+ * - simplified: n8n's Simplify, the SIMPLIFIED_FIELDS below;
+ * - selected: soundId and the fields an AI tool's user picked (tool Output "Selected Fields").
+ */
+export type SoundOutput =
+	| { mode: 'raw' }
+	| { mode: 'flat' }
+	| { mode: 'simplified' }
+	| { mode: 'selected'; fields: string[] };
+
+/**
+ * At most 10 fields, most used first: what a sound is (id, title), what it cost (third, so the
+ * output panel's table shows it as it opens), who made it and how popular it is, which search
+ * found it (one sheet collects many keywords and both platforms), then where to listen, how long
+ * it is and when it was read. Left
+ * out: the cover (a signed, expiring URL), cache flags (a cached answer shows creditsCharged 0),
+ * the page number.
+ */
+export const SIMPLIFIED_FIELDS = [
+	'soundId',
+	'title',
+	'creditsCharged',
+	'authorName',
+	'postCount',
+	'query',
+	'platform',
+	'audioUrl',
+	'durationSeconds',
+	'fetchedAt',
+];
+
+/** Media fields the service nests as objects; flat output turns each into one URL string. */
 const MEDIA_FIELDS: Record<string, string> = { url: 'audioUrl', coverUrl: 'coverImageUrl' };
 
 /**
- * One workflow item per sound: the service's fields unchanged, plus what the call that returned
+ * One workflow item per sound, shaped as `input.output` says, with what the call that returned
  * it cost (creditsCharged) and which call of this search it was (page, 1-based). A search reused
  * from an identical one of the same run cost nothing more: its sounds carry creditsCharged 0.
  */
@@ -17,24 +52,38 @@ export function toSoundItems(
 	itemIndex: number,
 	reused: boolean,
 ): INodeExecutionData[] {
+	const added = { creditsCharged: reused ? 0 : page.creditsCharged, page: pageNumber };
 	return page.sounds.map((sound) => ({
-		json: {
-			...(input.simplify ? simplifySound(sound, input) : sound),
-			creditsCharged: reused ? 0 : page.creditsCharged,
-			page: pageNumber,
-		},
+		json: shapeSound(sound, input, added),
 		pairedItem: { item: itemIndex },
 	}));
 }
 
+function shapeSound(sound: IDataObject, input: SearchInput, added: IDataObject): IDataObject {
+	const { output } = input;
+	if (output.mode === 'raw') return { ...sound, ...added };
+	const flat = { ...flatSound(sound, input), ...added };
+	if (output.mode === 'flat') return flat;
+	if (output.mode === 'simplified') return pick(flat, SIMPLIFIED_FIELDS);
+	return pick(flat, ['soundId', ...output.fields.filter((field) => field !== 'soundId')]);
+}
+
 /** Flat, spreadsheet-ready fields: nested values become strings so nothing is dropped. */
-function simplifySound(sound: IDataObject, input: SearchInput): IDataObject {
+function flatSound(sound: IDataObject, input: SearchInput): IDataObject {
 	const flat: IDataObject = {};
 	for (const [key, value] of Object.entries(sound)) {
 		if (key in MEDIA_FIELDS) flat[MEDIA_FIELDS[key]] = firstLocation(value);
 		else flat[key] = typeof value === 'object' && value !== null ? JSON.stringify(value) : value;
 	}
 	return { ...flat, platform: input.platform, query: input.query };
+}
+
+/**
+ * The named fields in that order; one the item lacks is null, so every row has it. The trigger's
+ * Simplify picks its own 10 (trend fields included) with it.
+ */
+export function pick(flat: IDataObject, fields: string[]): IDataObject {
+	return Object.fromEntries(fields.map((field) => [field, flat[field] ?? null]));
 }
 
 function firstLocation(media: unknown): string | null {

@@ -66,13 +66,12 @@ export const nodeTypes: INodeTypes = {
 	getKnownTypes: () => ({}),
 };
 /**
- * A declarative node as n8n's own NodeTypes serves it (n8n/dist/node-types.js): with an execute
+ * A declarative node as n8n's loader and NodeTypes serve it (n8n/dist/node-types.js): with an execute
  * method that runs the RoutingNode in the execution's context, so the node gets the execution's
  * cancel signal as in n8n (n8n-core's fallback path for declarative nodes passes none).
  */
 function asServedByN8n(nodeType: INodeType): INodeType {
-	// As n8n's loader does for a purely declarative node (before it has an execute method): adds
-	// the Request Options setting (Batching, Proxy, Ignore SSL Issues, Timeout).
+	// As n8n's loader does: the "Request Options" setting every declarative node gets.
 	DirectoryLoader.applyDeclarativeNodeOptionParameters(nodeType);
 	nodeType.execute = async function (this: import('n8n-workflow').IExecuteFunctions) {
 		const context = this as unknown as ConstructorParameters<typeof RoutingNode>[0];
@@ -81,8 +80,16 @@ function asServedByN8n(nodeType: INodeType): INodeType {
 	return nodeType;
 }
 
+/** The node as an AI Agent's tool: n8n serves it under a name ending in "Tool" ('@tool'). */
+export const TOOL_TYPE = `${NODE_TYPE}Tool`;
+function asTool(nodeType: INodeType): INodeType {
+	const name = `${nodeType.description.name}Tool`;
+	return Object.assign(nodeType, { description: { ...nodeType.description, name } });
+}
+
 const registry: Record<string, INodeType> = {
 	[NODE_TYPE]: asServedByN8n(new SoundSearch()),
+	[TOOL_TYPE]: asServedByN8n(asTool(new SoundSearch())),
 	[TRIGGER_TYPE]: new SoundSearchTrigger(),
 	'test.credentialTest': new CredentialTestNode(),
 };

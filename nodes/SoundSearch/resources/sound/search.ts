@@ -1,8 +1,12 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { limitField } from '../../shared/limitField';
+import { maxCreditsOption, simplifyField, toolOutputFields } from '../../shared/outputFields';
 import { platformOptions } from '../../shared/platforms';
 
 const showForSearch = { resource: ['sound'], operation: ['search'] };
+// Version 2 follows n8n's output conventions (Simplify, the tool's Output); version 1 keeps the
+// "Simplify Output" option for the workflows saved with it.
+const showForSearchV2 = { ...showForSearch, '@version': [2] };
 
 export const soundSearchFields: INodeProperties[] = [
 	{
@@ -35,6 +39,8 @@ export const soundSearchFields: INodeProperties[] = [
 		description: 'Whether to return all results or only up to a given limit',
 	},
 	limitField(100000, { show: { ...showForSearch, returnAll: [false] } }),
+	simplifyField({ show: showForSearchV2, hide: { '@tool': [true] } }),
+	...toolOutputFields(showForSearchV2),
 	{
 		displayName: 'Options',
 		name: 'options',
@@ -52,6 +58,7 @@ export const soundSearchFields: INodeProperties[] = [
 				description:
 					'Most calls to the service at once in one run of this node, across all input items and pages. The node works up to it within a few round trips, and by itself lowers its calls in flight or paces its calls to a quota per second or minute when the service answers 429 (rate limited) or refuses connections. Set it to a limit you know your plan has. Taken from the first input item.',
 			},
+			maxCreditsOption('run'),
 			{
 				displayName: 'Max Pages',
 				name: 'maxPages',
@@ -92,6 +99,7 @@ export const soundSearchFields: INodeProperties[] = [
 				displayName: 'Simplify Output',
 				name: 'simplify',
 				type: 'boolean',
+				displayOptions: { show: { '@version': [1] } },
 				default: false,
 				description:
 					'Whether to return flat items for spreadsheets: the audio and cover locations as single URL strings (audioUrl, coverImageUrl) instead of media objects, plus the platform and query searched',

@@ -1,0 +1,93 @@
+'use strict';
+
+// The Sound Search node (version 2) as an AI Agent's tool in a real n8n, with the fake OpenAI
+// model (test/harness/fakeModel/): what the model receives as the tool's result in each mode of
+// the tool-only Output parameter. Set-up: scenario.js; the workflow: workflows/ai-agent-v2.
+
+const { useN8n } = require('./scenario');
+const { page } = require('./ledger');
+
+const scenario = useN8n({ model: true });
+const WORKFLOW = 'ai-agent-v2';
+const SIMPLIFIED = [
+	...['soundId', 'title', 'creditsCharged', 'authorName', 'postCount'],
+	...['query', 'platform', 'audioUrl', 'durationSeconds', 'fetchedAt'],
+];
+
+/**
+ * Runs the agent with the tool's parameters set as given; returns what the model got back from
+ * the tool (the parsed sounds and the text's size in bytes) and the run.
+ * @param {Record<string, unknown>} toolParameters
+ */
+async function agentRun(toolParameters) {
+	const set = Object.fromEntries(
+		Object.entries(toolParameters).map(([name, value]) => [`Sound Search.${name}`, value]),
+	);
+	const run = await scenario.run(WORKFLOW, { set });
+	expect(run.status).toBe('success');
+	const calls = await scenario.model.requests();
+	expect(calls).toHaveLength(2);
+	const toolMessage = calls[1].body.messages.find((/** @type {any} */ m) => m.role === 'tool');
+	const content = String(toolMessage.content);
+	return { run, sounds: JSON.parse(content), bytes: Buffer.byteLength(content) };
+}
+
+/** @type {Record<string, number>} */
+const measured = {};
+
+afterAll(() => {
+	// The figures docs/output.md quotes (Limit 10, the short-video platform).
+	process.stdout.write(
+		`[aiAgent] bytes of the tool result per mode: ${JSON.stringify(measured)}\n`,
+	);
+});
+
+describe('the Sound Search tool (version 2) in an AI Agent', () => {
+	test('by default the model gets the Simplified sounds: 10 flat fields each, no media objects', async () => {
+		const { run, sounds, bytes } = await agentRun({});
+		measured.simplified = bytes;
+
+		expect(await scenario.ledger()).toEqual([
+			page({ platform: 'shortvideo', q: 'rainy lofi', limit: '10', credits: 1, items: 10 }),
+		]);
+		expect(sounds).toHaveLength(10);
+		for (const sound of sounds) expect(Object.keys(sound)).toEqual(SIMPLIFIED);
+		expect(sounds[0]).toMatchObject({ query: 'rainy lofi', platform: 'shortvideo' });
+		expect(typeof sounds[0].audioUrl).toBe('string');
+		expect(run.items('AI Agent')).toEqual([
+			{ output: `Found 10 sounds for "rainy lofi". The first one is "${sounds[0].title}".` },
+		]);
+	});
+
+	test('with Selected Fields, the tool result holds the sound ID and exactly the selected fields', async () => {
+		const { run, sounds, bytes } = await agentRun({
+			output: 'selected',
+			fields: ['title', 'postCount'],
+		});
+		measured.selectedTitlePostCount = bytes;
+
+		expect(sounds).toHaveLength(10);
+		for (const sound of sounds)
+			expect(Object.keys(sound)).toEqual(['soundId', 'title', 'postCount']);
+		// What the tool node put out is what the model got.
+		const toolItems = run.runData['Sound Search'][0].data.ai_tool[0].map(
+			(/** @type {any} */ item) => item.json,
+		);
+		expect(sounds).toEqual(toolItems);
+		expect(run.items('AI Agent')[0].output).toBe(
+			`Found 10 sounds for "rainy lofi". The first one is "${sounds[0].title}".`,
+		);
+	});
+
+	test('with Raw, the model gets every field of the service, media objects included', async () => {
+		const { sounds, bytes } = await agentRun({ output: 'raw' });
+		measured.raw = bytes;
+
+		expect(sounds).toHaveLength(10);
+		expect(Object.keys(sounds[0])).toEqual([
+			...['soundId', 'title', 'authorName', 'postCount', 'durationSeconds', 'url', 'coverUrl'],
+			...['fetchedAt', 'cached', 'cacheAgeSeconds', 'creditsCharged', 'page'],
+		]);
+		expect(measured.simplified).toBeLessThan(bytes / 2);
+	});
+});

@@ -1,0 +1,209 @@
+import { sleep } from 'n8n-workflow';
+import { TriggerUnderTest } from '../harness/engine/trigger';
+import {
+	API_KEY,
+	BY_KEYWORD,
+	fetchDirect,
+	itemOf,
+	keywordItems,
+	useReferenceService,
+} from '../harness/engine/searchFixture';
+
+const { service, search, calls } = useReferenceService();
+
+/** Credits the service charged, by its own ledger. */
+const charged = async () => (await calls()).reduce((sum, call) => sum + call.creditsCharged, 0);
+const KEYWORDS = ['rain', 'piano', 'jazz', 'birds', 'waves'];
+
+describe('Max Credits: a run never spends past it', () => {
+	it.each([
+		['shortvideo', 1, 5, 5],
+		['photosocial', 2, 5, 4],
+	])(
+		'%s (%i credit(s) a call), Max Credits %i: a Return All search stops after %i credits',
+		async (platform, price, maxCredits, spent) => {
+			const run = await search({
+				platform,
+				query: 'lofi',
+				returnAll: true,
+				options: { maxCredits, pageSize: 10 },
+			});
+
+			expect(run.items).toHaveLength(0);
+			expect(run.error?.message).toBe(
+				`This run reached its Max Credits (${maxCredits}) with 0 of 1 searches finished and ${spent} credits spent [item 0]`,
+			);
+			expect(run.error?.description).toMatch(
+				new RegExp(`^The run made ${spent / price} calls, and started none .* Raise Max Credits`),
+			);
+			expect(await calls()).toHaveLength(spent / price);
+			expect(await charged()).toBe(spent);
+		},
+	);
+
+	it('counts every call in flight at its price: many items at once never start more than the budget', async () => {
+		await service().setCapacity({ latencyMs: 300 });
+		const run = await search(
+			{ ...BY_KEYWORD, limit: 1, options: { maxCredits: 3 } },
+			{ input: keywordItems(...KEYWORDS, 'cello', 'drums', 'flute') },
+		);
+
+		expect(run.error?.message).toMatch(/^This run reached its Max Credits \(3\)/);
+		expect(await calls()).toHaveLength(3);
+		expect(await charged()).toBe(3);
+		// All three were in flight together: the others were held back, not run one by one.
+		expect((await service().ledger()).capacity.mostInFlight).toBe(3);
+	});
+
+	it('a search the budget fits finishes as usual, and a cap of exactly its cost is enough', async () => {
+		const run = await search({
+			query: 'lofi',
+			limit: 30,
+			options: { maxCredits: 3, pageSize: 10 },
+		});
+
+		expect(run.error).toBeUndefined();
+		expect(run.items).toHaveLength(30);
+		expect(await charged()).toBe(3);
+	});
+
+	it('a free answer from the service cache gives its reserved credits back', async () => {
+		// Three of the five searches were made moments ago: the service answers them for 0 credits.
+		for (const q of KEYWORDS.slice(0, 3))
+			await fetchDirect(service(), 'shortvideo', { q, limit: 1 });
+		const before = (await calls()).length;
+
+		const run = await search(
+			{ ...BY_KEYWORD, limit: 1, options: { maxCredits: 2 } },
+			{ input: keywordItems(...KEYWORDS) },
+		);
+
+		expect(run.error).toBeUndefined();
+		expect(run.items.map(itemOf)).toEqual([0, 1, 2, 3, 4]);
+		expect(run.items.map(({ json }) => json.creditsCharged)).toEqual([0, 0, 0, 1, 1]);
+		const made = (await calls()).slice(before);
+		expect(made.map((call) => call.creditsCharged)).toEqual([0, 0, 0, 1, 1]);
+	});
+
+	it('the error counts the calls the run made, and the free ones among them', async () => {
+		await fetchDirect(service(), 'shortvideo', { q: 'rain', limit: 1 });
+		const run = await search(
+			{ ...BY_KEYWORD, limit: 1, options: { maxCredits: 1 } },
+			{ input: keywordItems('rain', 'piano', 'jazz') },
+		);
+
+		expect(run.error?.message).toBe(
+			'This run reached its Max Credits (1) with 2 of 3 searches finished and 1 credits spent [item 2]',
+		);
+		expect(run.error?.description).toMatch(
+			/^The run made 2 calls, 1 of them free \(cached or refused\)/,
+		);
+	});
+
+	it('repeats of a keyword are searched once and cost nothing against the budget', async () => {
+		const run = await search(
+			{ ...BY_KEYWORD, limit: 1, options: { maxCredits: 1 } },
+			{ input: keywordItems('rain', 'rain', 'rain') },
+		);
+
+		expect(run.error).toBeUndefined();
+		expect(run.items).toHaveLength(3);
+		expect(await charged()).toBe(1);
+	});
+
+	it('with Continue (regular output), the finished searches keep their sounds and the others are error items with their query', async () => {
+		const run = await search(
+			{ ...BY_KEYWORD, platform: 'photosocial', limit: 1, options: { maxCredits: 6 } },
+			{ input: keywordItems(...KEYWORDS), nodeSettings: { onError: 'continueRegularOutput' } },
+		);
+
+		expect(run.error).toBeUndefined();
+		expect(run.items.filter(({ json }) => json.soundId).map(itemOf)).toEqual([0, 1, 2]);
+		const errors = run.items.filter(({ json }) => json.error);
+		expect(errors.map(itemOf)).toEqual([3, 4]);
+		expect(errors.map(({ json }) => [json.query, json.platform])).toEqual([
+			['birds', 'photosocial'],
+			['waves', 'photosocial'],
+		]);
+		expect(errors[0].json.error).toBe(
+			'This run reached its Max Credits (6) with 3 of 5 searches finished and 6 credits spent [item 3]',
+		);
+		expect(await charged()).toBe(6);
+	});
+
+	it('with Continue (using error output), the others go to the error output with their input fields', async () => {
+		const run = await search(
+			{ ...BY_KEYWORD, limit: 1, options: { maxCredits: 3 } },
+			{ input: keywordItems(...KEYWORDS), nodeSettings: { onError: 'continueErrorOutput' } },
+		);
+
+		expect(run.error).toBeUndefined();
+		expect(run.items.map(itemOf)).toEqual([0, 1, 2]);
+		// Paired with their input items; only error and details, so n8n routes them here (and, after
+		// an upstream node, adds the input item's fields to them).
+		expect(run.errorItems.map(itemOf)).toEqual([3, 4]);
+		expect(run.errorItems.map(({ json }) => Object.keys(json))).toEqual([
+			['error', 'details'],
+			['error', 'details'],
+		]);
+		expect(run.errorItems[0].json.error).toMatch(/^This run reached its Max Credits \(3\)/);
+		expect(await charged()).toBe(3);
+	});
+
+	it('rate-limited calls (429, 0 credits) give their reservation back and are retried within it', async () => {
+		await service().setCapacity({ capacity: 1, latencyMs: 50 });
+		const run = await search(
+			{ ...BY_KEYWORD, limit: 1, options: { maxCredits: 3 } },
+			{ input: keywordItems('rain', 'piano', 'jazz') },
+		);
+
+		expect(run.error).toBeUndefined();
+		expect(run.items.map(itemOf)).toEqual([0, 1, 2]);
+		expect((await service().ledger()).capacity.rateLimited).toBeGreaterThan(0);
+		expect(await charged()).toBe(3);
+	});
+
+	it('a call waiting for the budget is not sent once the execution is cancelled', async () => {
+		// "rain" was searched moments ago: its call will be free and give its credit back, which
+		// would let "piano" start, but the execution is cancelled before.
+		await fetchDirect(service(), 'shortvideo', { q: 'rain', limit: 1 });
+		await service().setCapacity({ latencyMs: 600 });
+		const before = (await calls()).length;
+		const run = await search(
+			{ ...BY_KEYWORD, limit: 1, options: { maxCredits: 1 } },
+			{ input: keywordItems('rain', 'piano'), cancelAfterMs: 200 },
+		);
+
+		expect(run.run.status).toBe('canceled');
+		await sleep(1000);
+		// n8n aborts the call in flight too; "piano" never reaches the service.
+		expect((await calls()).slice(before).filter((call) => call.q === 'piano')).toEqual([]);
+	});
+
+	it('left out, a run has no cap', async () => {
+		const run = await search({ ...BY_KEYWORD, limit: 1 }, { input: keywordItems(...KEYWORDS) });
+
+		expect(run.error).toBeUndefined();
+		expect(await charged()).toBe(5);
+	});
+});
+
+describe('Max Credits of the trigger, per poll', () => {
+	it('a poll stops before its calls could pass it, and the next poll has its own budget', async () => {
+		const trigger = new TriggerUnderTest(
+			{ keywords: KEYWORDS.join(', '), limit: 5, options: { maxCredits: 3, minPollInterval: 0 } },
+			{ apiKey: API_KEY, baseUrl: service().url },
+		);
+
+		const first = await trigger.poll();
+		expect(first.error?.message).toMatch(
+			/^This poll reached its Max Credits \(3\) with \d of 5 searches finished and 3 credits spent/,
+		);
+		expect(await charged()).toBe(3);
+		await service().reset();
+
+		const second = await trigger.poll();
+		expect(second.error?.message).toMatch(/^This poll reached its Max Credits \(3\)/);
+		expect(await charged()).toBe(3);
+	});
+});
