@@ -17,7 +17,9 @@ export class SoundSearchTrigger implements INodeType {
 			dark: 'file:../../icons/soundSearch.dark.svg',
 		},
 		group: ['trigger'],
-		version: 1,
+		// 2: Simplify as n8n's UX guidelines define it (CHANGELOG); version 1 keeps Simplify Output.
+		version: [1, 2],
+		defaultVersion: 2,
 		// What one poll costs, visible on the canvas before it runs.
 		subtitle:
 			'={{ ($parameter["event"] === "risingSound" ? "Rising" : "New") + " · " + String($parameter["keywords"] || "").split(/[,\\n]/).filter((k) => k.trim() !== "").length * Math.ceil(($parameter["limit"] || 50) / 50) * ($parameter["platform"] === "photosocial" ? 2 : 1) + " credits/poll" }}',

@@ -1,9 +1,12 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { limitField } from '../SoundSearch/shared/limitField';
-import { maxCreditsOption } from '../SoundSearch/shared/outputFields';
+import { maxCreditsOption, simplifyField } from '../SoundSearch/shared/outputFields';
 import { platformOptions } from '../SoundSearch/shared/platforms';
 
 const showForRising = { show: { event: ['risingSound'] } };
+// Version 2 has n8n's Simplify (10 fields for trend-watchers); version 1 keeps its "Simplify
+// Output" option and its items for the workflows saved with it.
+const onlyVersion = (version: number) => ({ show: { '@version': [version] } });
 
 export const triggerFields: INodeProperties[] = [
 	{
@@ -71,6 +74,7 @@ export const triggerFields: INodeProperties[] = [
 			'And by at least this many posts, so small or rounded counts (1.2M) do not look like spikes',
 	},
 	limitField(1000),
+	simplifyField(onlyVersion(2)),
 	{
 		displayName: 'Options',
 		name: 'options',
@@ -127,6 +131,7 @@ export const triggerFields: INodeProperties[] = [
 				displayName: 'Simplify Output',
 				name: 'simplify',
 				type: 'boolean',
+				displayOptions: onlyVersion(1),
 				default: false,
 				description:
 					'Whether to return flat items for spreadsheets: the audio and cover locations as single URL strings (audioUrl, coverImageUrl) instead of media objects',

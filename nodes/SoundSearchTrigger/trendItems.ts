@@ -1,7 +1,7 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import type { SearchInput } from '../SoundSearch/shared/searchInput';
 import type { SearchPage } from '../SoundSearch/shared/searchPage';
-import { toSoundItems } from '../SoundSearch/shared/soundItems';
+import { pick, toSoundItems } from '../SoundSearch/shared/soundItems';
 import type { TrendState } from './trendState';
 import {
 	growthBetween,
@@ -20,6 +20,27 @@ export interface TrendRules extends Thresholds {
 	/** "Fetch Test Event": shows without remembering (the poll does not save this state). */
 	manual: boolean;
 }
+
+/**
+ * Version 2's Simplify, for trend-watchers: which sound (id, title), how it ranks and grew in the
+ * window (rank, growth in % and in posts: the output panel's table shows them as it opens), how
+ * big and how fast it is now (post count, posts per day), who made it, which keyword found it,
+ * where to listen. Left out: the platform, the window and its start (the trigger's own settings),
+ * postCountThen (postCountNow - growthPosts), what a call cost (the subtitle shows it per poll),
+ * the cover (a signed URL that expires), duration, fetchedAt, cache flags, page.
+ */
+export const TREND_SIMPLIFIED_FIELDS = [
+	'soundId',
+	'title',
+	'rank',
+	'growthPercent',
+	'growthPosts',
+	'postCountNow',
+	'postsPerDay',
+	'authorName',
+	'query',
+	'audioUrl',
+];
 
 interface Found {
 	json: IDataObject;
@@ -94,6 +115,11 @@ function risers(state: TrendState, found: Found[], rules: TrendRules): Found[] {
 	const emitted = rules.topRisers > 0 ? rising.slice(0, rules.topRisers) : rising;
 	for (const { key } of emitted) state.setInReportedRise(key, true);
 	return emitted;
+}
+
+/** A trend item (read flat) with the TREND_SIMPLIFIED_FIELDS only, in that order. */
+export function simplifyTrendItem({ json }: INodeExecutionData): INodeExecutionData {
+	return { json: pick(json, TREND_SIMPLIFIED_FIELDS) };
 }
 
 function soundsOf(input: SearchInput, pages: SearchPage[]) {

@@ -7,7 +7,7 @@ import { checkBaseUrl, type SearchInput } from '../SoundSearch/shared/searchInpu
 import type { SearchPage } from '../SoundSearch/shared/searchPage';
 import { sendSearch } from '../SoundSearch/shared/sendSearch';
 import { readTriggerInput } from './triggerInput';
-import { trendItems } from './trendItems';
+import { simplifyTrendItem, trendItems } from './trendItems';
 import { TrendState } from './trendState';
 import { earlyTolerance } from './trendWindow';
 import { manualNotice } from './manualNotice';
@@ -49,7 +49,8 @@ export async function pollTrends(this: IPollFunctions): Promise<INodeExecutionDa
 		return [[manualNotice(hadHistory, rules.growthWindowHours)]];
 	}
 	if (!manual) state.save(stored, input.memoryBound, now, rules.growthWindowHours * 3600);
-	return items.length > 0 ? [items] : null;
+	if (items.length === 0) return null;
+	return [input.simplify ? items.map(simplifyTrendItem) : items];
 }
 
 /** Every keyword's pages; the first keyword that fails stops the others' new calls. */

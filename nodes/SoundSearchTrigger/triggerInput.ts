@@ -8,6 +8,7 @@ import {
 	type SearchInput,
 } from '../SoundSearch/shared/searchInput';
 import { triggerFields } from './description';
+import type { SoundOutput } from '../SoundSearch/shared/soundItems';
 import type { TrendRules } from './trendItems';
 
 /** A poll's calls: a few keywords, so a small bound; the poll's time budget bounds waits. */
@@ -26,6 +27,8 @@ export interface TriggerInput {
 	memoryBound: number;
 	/** Seconds; a poll sooner than this after the last one makes no call. */
 	minPollIntervalSeconds: number;
+	/** Version 2's Simplify: each item keeps the TREND_SIMPLIFIED_FIELDS only. */
+	simplify: boolean;
 }
 
 /** Reads and checks every parameter before the poll makes any (paid) call. */
@@ -44,11 +47,12 @@ export function readTriggerInput(ctx: InputContext, rateLimitWait: number): Trig
 	}
 	const limit = number('limit', ctx.getNodeParameter('limit', null));
 	const keywords = readKeywords(ctx);
+	const { output, simplify } = readOutput(ctx, options);
 	const search = {
 		platform,
 		limit,
 		pageSize: PAGE_SIZE,
-		output: { mode: options.simplify === true ? ('flat' as const) : ('raw' as const) },
+		output,
 		maxCredits:
 			options.maxCredits === undefined ? Infinity : number('maxCredits', options.maxCredits),
 		maxPages: number('maxPages', options.maxPages),
@@ -72,7 +76,24 @@ export function readTriggerInput(ctx: InputContext, rateLimitWait: number): Trig
 			SOUNDS_PER_POLL_KEPT * keywords.length * limit,
 		),
 		minPollIntervalSeconds: number('minPollInterval', options.minPollInterval) * 60,
+		simplify,
 	};
+}
+
+/**
+ * Version 1: Options → Simplify Output (every field flat) or the service's fields, unchanged for
+ * saved workflows. Version 2: Simplify (on unless set off) reads the sounds flat, so that the 10
+ * fields picked once the trend fields are added hold no nested values.
+ */
+function readOutput(
+	ctx: InputContext,
+	options: IDataObject,
+): { output: SoundOutput; simplify: boolean } {
+	if (ctx.getNode().typeVersion < 2) {
+		return { output: { mode: options.simplify === true ? 'flat' : 'raw' }, simplify: false };
+	}
+	const simplify = ctx.getNodeParameter('simplify', true) !== false;
+	return { output: { mode: simplify ? 'flat' : 'raw' }, simplify };
 }
 
 /** Keywords separated by commas or new lines; the same keyword twice is searched once. */

@@ -69,7 +69,7 @@ describe('the Sound Search node in the n8n editor (headless Chromium)', () => {
 			await shot('node-panel-actions');
 		}));
 
-	test('added, its parameters render: Platform (both options with credit prices), Query, Return All, Limit, Options', () =>
+	test('added (version 2), its parameters render: Platform (both options with credit prices), Query, Return All, Limit, Simplify, Options', () =>
 		step('parameters', async () => {
 			await panelItem('Search sounds by keyword').click();
 			const ndv = page.getByTestId('ndv');
@@ -77,11 +77,11 @@ describe('the Sound Search node in the n8n editor (headless Chromium)', () => {
 			// The credential is picked for the node (the only Sound Search API credential).
 			const credential = ndv.getByTestId('node-credentials-select').locator('input');
 			await expect(credential.inputValue()).resolves.toBe(DEMO_CREDENTIAL.name);
-			for (const name of ['platform', 'query', 'returnAll', 'limit']) {
+			for (const name of ['platform', 'query', 'returnAll', 'limit', 'simplify']) {
 				await ndv.getByTestId(`parameter-input-${name}`).waitFor();
 			}
 			const labels = await ndv.getByTestId('node-parameters').innerText();
-			for (const label of ['Platform', 'Query', 'Return All', 'Limit', 'Options'])
+			for (const label of ['Platform', 'Query', 'Return All', 'Limit', 'Simplify', 'Options'])
 				expect(labels).toContain(label);
 			await shot('parameters');
 
@@ -101,9 +101,11 @@ describe('the Sound Search node in the n8n editor (headless Chromium)', () => {
 			await page.locator('[data-test-id="collection-parameter-add"]:visible').click();
 			const optionNames = page.locator('[data-test-id="collection-parameter-option"]:visible');
 			await optionNames.first().waitFor();
-			const names = await optionNames.allInnerTexts();
-			for (const name of ['Page Size', 'Simplify Output', 'Start Cursor'])
-				expect(names).toContain(name);
+			// Version 2: Simplify is the top-level switch above; version 1's Simplify Output is gone.
+			expect(await optionNames.allInnerTexts()).toEqual([
+				...['Max Calls in Flight', 'Max Credits', 'Max Pages', 'Max Wait on Rate Limits'],
+				...['Page Size', 'Retries per Page', 'Start Cursor', 'Timeout'],
+			]);
 			await shot('options-collection');
 			await page.keyboard.press('Escape');
 			await optionNames.first().waitFor({ state: 'hidden' });
@@ -131,8 +133,14 @@ describe('the Sound Search node in the n8n editor (headless Chromium)', () => {
 			await output.getByText('"creditsCharged"').first().waitFor();
 			const json = await flatText(output);
 			expect(json).toMatch(/"soundId": "7\d{18}"/);
-			for (const field of ['"title": "Rainy Jazz Sound 1', '"creditsCharged": 1', '"page": 1'])
+			// Simplify is on for a new node: its 10 fields, `page` not among them.
+			for (const field of [
+				'"title": "Rainy Jazz Sound 1',
+				'"creditsCharged": 1',
+				'"query": "rainy jazz"',
+			])
 				expect(json).toContain(field);
+			expect(json).not.toContain('"page"');
 			await output.getByText('"creditsCharged"').first().scrollIntoViewIfNeeded();
 			await shot('output-json');
 

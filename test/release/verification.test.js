@@ -195,16 +195,10 @@ describe('output (UX guidelines: "Simplifying output fields")', () => {
 	const nodes = /** @type {Array<[string, any]>} */ (
 		registeredNodes().map(({ className, instance }) => [className, instance.description])
 	);
-	// The trigger's Simplify changes its items, its example and their tests together (issue 18);
-	// until it lands the trigger is the one exception, and this list must shrink when it does.
-	const SIMPLIFY_PENDING = ['SoundSearchTrigger'];
-
 	test.each(nodes)(
 		'node %s has a top-level "Simplify" boolean as the guideline words it',
-		(className, description) => {
-			if (SIMPLIFY_PENDING.includes(className))
-				expect(simplifyProblems(description)).not.toEqual([]);
-			else expect(simplifyProblems(description)).toEqual([]);
+		(_, description) => {
+			expect(simplifyProblems(description)).toEqual([]);
 		},
 	);
 
@@ -215,11 +209,16 @@ describe('output (UX guidelines: "Simplifying output fields")', () => {
 		},
 	);
 
-	test('Simplify keeps at most 10 fields, the sound ID first', () => {
-		const { SIMPLIFIED_FIELDS } = require('../../nodes/SoundSearch/shared/soundItems');
-		expect(SIMPLIFIED_FIELDS.length).toBeLessThanOrEqual(10);
-		expect(SIMPLIFIED_FIELDS[0]).toBe('soundId');
-		expect(new Set(SIMPLIFIED_FIELDS).size).toBe(SIMPLIFIED_FIELDS.length);
+	test.each([
+		['Sound Search', require('../../nodes/SoundSearch/shared/soundItems').SIMPLIFIED_FIELDS],
+		[
+			'Sound Search Trigger',
+			require('../../nodes/SoundSearchTrigger/trendItems').TREND_SIMPLIFIED_FIELDS,
+		],
+	])('%s: Simplify keeps at most 10 fields, the sound ID first', (_, fields) => {
+		expect(fields.length).toBeLessThanOrEqual(10);
+		expect(fields[0]).toBe('soundId');
+		expect(new Set(fields).size).toBe(fields.length);
 	});
 
 	test('the checks report each rule broken', () => {

@@ -6,7 +6,7 @@ import type { SearchPage } from './searchPage';
  * How a sound becomes an item:
  * - raw: the service's fields unchanged, plus creditsCharged and page;
  * - flat: every field, media objects as URL strings, plus platform and query (version 1's
- *   "Simplify Output", kept for saved workflows and the trigger);
+ *   "Simplify Output", kept for saved workflows; the trigger's Simplify picks from it);
  * - simplified: n8n's Simplify, the SIMPLIFIED_FIELDS below;
  * - selected: soundId and the fields an AI tool's user picked (tool Output "Selected Fields").
  */

@@ -24,6 +24,7 @@ export type Poll = Pick<SearchRun, 'items' | 'error'>;
  * A Sound Search Trigger as n8n polls it: each poll gets a fresh Workflow built from the static
  * data the previous poll left (n8n saves it with the workflow, and loads it again after a
  * restart), a PollContext in 'trigger' mode (an active workflow) or 'manual' ("Fetch Test Event").
+ * Version 1 unless told: the trend tests read the full items, which version 2 simplifies.
  */
 export class TriggerUnderTest {
 	staticData: IDataObject = {};
@@ -33,12 +34,13 @@ export class TriggerUnderTest {
 	constructor(
 		parameters: INodeParameters,
 		private readonly credentials: Credentials,
+		typeVersion = 1,
 	) {
 		this.node = {
 			id: 't1',
 			name: 'Sound Search Trigger',
 			type: TRIGGER_TYPE,
-			typeVersion: 1,
+			typeVersion,
 			position: [0, 0],
 			parameters,
 			credentials: CREDENTIAL,
