@@ -72,7 +72,13 @@ async function setupOwner(url, owner = {}) {
 	const { email = 'owner@example.com', password = 'Harness-Passw0rd' } = owner;
 	const request = session(url);
 	const names = { firstName: 'Harness', lastName: 'Owner' };
-	const setup = await request('POST', '/rest/owner/setup', { ...names, ...owner, email, password });
+	const body = { ...names, ...owner, email, password };
+	// n8n 1.x reports ready a moment before its REST routes exist: a 404 then means "not yet".
+	const setup = await poll(
+		() => request('POST', '/rest/owner/setup', body),
+		(answer) => answer.status !== 404,
+		10_000,
+	);
 	// A restarted n8n on the same user folder already has its owner: then only log in.
 	if (setup.status !== 200 && !/already setup/.test(JSON.stringify(setup.body))) {
 		throw new Error(`POST /rest/owner/setup: ${setup.status} ${JSON.stringify(setup.body)}`);
