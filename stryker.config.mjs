@@ -1,0 +1,41 @@
+// Mutation testing (`npm run test:mutation`): StrykerJS changes the shipped code (nodes/,
+// credentials/) one small bug at a time and runs the unit and engine layers against each change;
+// a change no test notices is a surviving mutant. Extra arguments go to stryker, e.g.
+// `npm run test:mutation -- --mutate nodes/SoundSearch/shared/searchInput.ts`.
+// The report: reports/mutation/index.html; the per-file table is printed at the end.
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+const { projects } = require('./jest.config.js');
+
+// The unit and engine projects as one jest config: the jest runner needs a single project for
+// its per-test coverage, and the two differ only in the folder they match.
+const layers = projects.filter((p) => ['unit', 'engine'].includes(p.displayName));
+const { displayName, testMatch, ...shared } = layers[1];
+
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+	mutate: ['nodes/**/*.ts', 'credentials/**/*.ts'],
+	testRunner: 'jest',
+	jest: {
+		projectType: 'custom',
+		config: { ...shared, testMatch: layers.flatMap((p) => p.testMatch) },
+		enableFindRelatedTests: false,
+	},
+	coverageAnalysis: 'perTest',
+	checkers: ['typescript'],
+	tsconfigFile: 'tsconfig.json',
+	// Two cores: one mutant run per core. Each engine test file starts its own reference service.
+	concurrency: 2,
+	// Engine tests wait out real backoffs (Retry-After of a few seconds): generous per-test time.
+	timeoutMS: 20000,
+	timeoutFactor: 2,
+	// The first run, with per-test coverage, runs every unit and engine test in one process.
+	dryRunTimeoutMinutes: 30,
+	incremental: true,
+	incrementalFile: '.cache/stryker-incremental.json',
+	tempDirName: '.cache/stryker-tmp',
+	ignorePatterns: ['.cache', 'dist', 'artifacts', 'reports', 'n8n-host', 'bench'],
+	reporters: ['clear-text', 'progress', 'html', 'json'],
+	thresholds: { high: 90, low: 75, break: null },
+};
