@@ -11,7 +11,8 @@ const { projects } = require('./jest.config.js');
 // The unit and engine projects as one jest config: the jest runner needs a single project for
 // its per-test coverage, and the two differ only in the folder they match.
 const layers = projects.filter((p) => ['unit', 'engine'].includes(p.displayName));
-const { displayName, testMatch, ...shared } = layers[1];
+// rootDir goes: the runner works in its sandbox copy, whose tests import the mutated code.
+const { displayName, testMatch, rootDir, ...shared } = layers[1];
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
