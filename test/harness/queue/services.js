@@ -176,4 +176,34 @@ async function startPostgres({ pgBin, baseDir, track }) {
 	return { port, pid: await proc.childPid, database: DB, user: DB };
 }
 
-module.exports = { startRedis, startPostgres, waitUntil };
+/**
+ * The environment every n8n process of a stack shares, on top of n8nEnv's: queue mode on this
+ * Redis and PostgreSQL, JSON logs (read by ./events.js), files only in filesDir.
+ * @param {{ port: number } | undefined} redis
+ * @param {{ port: number, database: string, user: string } | undefined} pg
+ * @param {string} filesDir
+ * @param {{ lockDurationMs: number, lockRenewMs: number, stalledIntervalMs: number }} [stall]
+ */
+function queueEnv(redis, pg, filesDir, stall) {
+	if (!redis || !pg) throw new Error('Redis and PostgreSQL must run first');
+	return {
+		EXECUTIONS_MODE: 'queue',
+		QUEUE_BULL_REDIS_HOST: '127.0.0.1',
+		QUEUE_BULL_REDIS_PORT: String(redis.port),
+		DB_TYPE: 'postgresdb',
+		DB_POSTGRESDB_HOST: '127.0.0.1',
+		DB_POSTGRESDB_PORT: String(pg.port),
+		DB_POSTGRESDB_DATABASE: pg.database,
+		DB_POSTGRESDB_USER: pg.user,
+		DB_POSTGRESDB_PASSWORD: 'trust-auth-on-loopback',
+		N8N_LOG_FORMAT: 'json',
+		N8N_RESTRICT_FILE_ACCESS_TO: filesDir,
+		...(stall && {
+			QUEUE_WORKER_LOCK_DURATION: String(stall.lockDurationMs),
+			QUEUE_WORKER_LOCK_RENEW_TIME: String(stall.lockRenewMs),
+			QUEUE_WORKER_STALLED_INTERVAL: String(stall.stalledIntervalMs),
+		}),
+	};
+}
+
+module.exports = { startRedis, startPostgres, queueEnv, waitUntil };

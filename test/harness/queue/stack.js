@@ -20,7 +20,7 @@ const { startDelayProxy } = require('./delayProxy');
 const events = require('./events');
 const { startN8nProcess } = require('./n8nProcess');
 const { ensureQueuePrerequisitesSync } = require('./prerequisites');
-const { startPostgres, startRedis, waitUntil } = require('./services');
+const { queueEnv, startPostgres, startRedis, waitUntil } = require('./services');
 
 /**
  * @typedef {object} QueueStackOptions
@@ -91,7 +91,11 @@ class QueueStack {
 		const track = (/** @type {Stoppable} */ p) => this.track(p);
 		await this.step('Redis and PostgreSQL ready', async () => {
 			[this.redis, this.postgres] = await Promise.all([
-				startRedis({ redisServer: String(found.redisServer), dir: this.dir('redis'), track }),
+				startRedis({
+					redisServer: String(found.redisServer),
+					dir: path.join(this.baseDir, 'redis'),
+					track,
+				}),
 				startPostgres({ pgBin: String(found.pgBin), baseDir: this.baseDir, track }),
 			]);
 		});
@@ -118,11 +122,6 @@ class QueueStack {
 		});
 	}
 
-	/** @param {string} name */
-	dir(name) {
-		return path.join(this.baseDir, name);
-	}
-
 	/** @param {Stoppable} proc */
 	track(proc) {
 		this.processes.push(proc);
@@ -143,7 +142,7 @@ class QueueStack {
 			role,
 			name,
 			userFolder,
-			env: this.queueEnv(),
+			env: queueEnv(this.redis, this.postgres, this.filesDir, this.options.stall),
 			concurrency: this.options.concurrency ?? 5,
 			readyTimeoutMs: 180_000,
 			track: (p) =>
@@ -155,30 +154,6 @@ class QueueStack {
 		if (role === 'main') this.main = proc;
 		else this.workers.push(proc);
 		return proc;
-	}
-
-	/** The environment every n8n process of the stack shares, on top of n8nEnv's. */
-	queueEnv() {
-		const [redis, pg, stall] = [this.redis, this.postgres, this.options.stall];
-		if (!redis || !pg) throw new Error('Redis and PostgreSQL must run first');
-		return {
-			EXECUTIONS_MODE: 'queue',
-			QUEUE_BULL_REDIS_HOST: '127.0.0.1',
-			QUEUE_BULL_REDIS_PORT: String(redis.port),
-			DB_TYPE: 'postgresdb',
-			DB_POSTGRESDB_HOST: '127.0.0.1',
-			DB_POSTGRESDB_PORT: String(pg.port),
-			DB_POSTGRESDB_DATABASE: pg.database,
-			DB_POSTGRESDB_USER: pg.user,
-			DB_POSTGRESDB_PASSWORD: 'trust-auth-on-loopback',
-			N8N_LOG_FORMAT: 'json',
-			N8N_RESTRICT_FILE_ACCESS_TO: this.filesDir,
-			...(stall && {
-				QUEUE_WORKER_LOCK_DURATION: String(stall.lockDurationMs),
-				QUEUE_WORKER_LOCK_RENEW_TIME: String(stall.lockRenewMs),
-				QUEUE_WORKER_STALLED_INTERVAL: String(stall.stalledIntervalMs),
-			}),
-		};
 	}
 
 	/** A REST call that must answer 200; its `data`. @param {string} method @param {string} route @param {unknown} [body] */
@@ -257,18 +232,16 @@ class QueueStack {
 		return this.workers.find((w) => events.started(w, String(id)))?.name;
 	}
 
-	/** @param {Array<string | number>} executionIds */
-	countByWorker(executionIds) {
-		return events.countByWorker(this.workers, executionIds);
+	/** Executions per worker, from the workers' logs. @param {Array<string | number>} ids */
+	countByWorker(ids) {
+		return events.countByWorker(this.workers, ids);
 	}
 
-	mainFinished() {
-		return events.mainFinished(this.main);
-	}
+	/** From the main's log: execution id -> { workerId, success }. */
+	mainFinished = () => events.mainFinished(this.main);
 
-	workerIds() {
-		return events.workerIds(this.main, this.workers);
-	}
+	/** Worker name -> the worker ids the main reported for it. */
+	workerIds = () => events.workerIds(this.main, this.workers);
 
 	/** Stops everything by pid, in order, and removes the temp folder. Idempotent. */
 	stop() {
