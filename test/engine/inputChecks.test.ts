@@ -92,6 +92,7 @@ describe('Sound Search: what each refusal says', () => {
 	it.each([
 		['a control character', 'abc\u0007def'],
 		['a character outside ASCII', 'caf\u00e9'],
+		['a character outside ASCII first', '\u00e9abc'],
 		['a number', '={{ 12345 }}'],
 	])('refuses a start cursor with %s', async (_case, startCursor) => {
 		const run = search({ query: 'lofi', limit: 5, options: { startCursor } });
@@ -116,6 +117,11 @@ describe('Sound Search: what passes the checks', () => {
 		['the shortest timeout', { options: { timeoutMs: 1000 } }, ['5 null']],
 		['the longest timeout', { options: { timeoutMs: 300000 } }, ['5 null']],
 		['a blank start cursor: the first page', { options: { startCursor: '  ' } }, ['5 null']],
+		[
+			'a start cursor of null: the first page',
+			{ options: { startCursor: '={{ null }}' } },
+			['5 null'],
+		],
 	])('%s', async (_case, parameters, expected) => {
 		const run = await search({ query: 'lofi', limit: 5, ...parameters });
 
