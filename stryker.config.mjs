@@ -4,6 +4,8 @@
 // `npm run test:mutation -- --mutate nodes/SoundSearch/shared/searchInput.ts`.
 // The report: reports/mutation/index.html; the per-file table is printed at the end.
 import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
 
 const require = createRequire(import.meta.url);
 const { projects } = require('./jest.config.js');
@@ -47,7 +49,8 @@ export default {
 	dryRunTimeoutMinutes: 30,
 	incremental: !only,
 	incrementalFile: '.cache/stryker-incremental.json',
-	tempDirName: '.cache/stryker-tmp',
+	// Outside the tree: lint and prettier must not read the sandbox copies.
+	tempDirName: path.join(os.tmpdir(), 'stryker-sound-search'),
 	ignorePatterns: ['.cache', 'dist', 'artifacts', 'reports', 'bench'],
 	reporters: ['clear-text', 'progress', 'html', 'json'],
 	thresholds: { high: 90, low: 75, break: null },

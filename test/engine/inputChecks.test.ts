@@ -1,4 +1,4 @@
-import type { INodeParameters } from 'n8n-workflow';
+import { sleep, type INodeParameters } from 'n8n-workflow';
 import {
 	API_KEY,
 	fetchDirect,
@@ -254,7 +254,7 @@ describe('Sound Search Trigger: input', () => {
 	it('Min Poll Interval counts minutes: a poll one minute after another is skipped', async () => {
 		const watch = trigger({ options: { minPollInterval: 1 } });
 		await watch.poll();
-		await new Promise((resolve) => setTimeout(resolve, 100));
+		await sleep(100);
 		await watch.poll();
 
 		expect(await calls()).toHaveLength(1);
