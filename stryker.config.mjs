@@ -26,6 +26,8 @@ export default {
 	testRunner: 'jest',
 	jest: {
 		projectType: 'custom',
+		// Not jest.config.js: its projects would replace the config below (every layer, real n8n too).
+		configFile: 'package.json',
 		config: {
 			...shared,
 			testMatch: only
