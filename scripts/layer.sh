@@ -4,10 +4,12 @@
 # a core while it starts. The editor layer first makes sure Chromium is there.
 set -euo pipefail
 here="$(dirname "${BASH_SOURCE[0]}")"
-layer="${1:?usage: scripts/layer.sh <unit|engine|reference-service|release|e2e|queue|editor|commands> [jest args]}"
+layer="${1:?usage: scripts/layer.sh <unit|engine|reference-service|release|e2e|queue|editor|commands|mutation> [jest args]}"
 shift
 source "$here/node24.sh"
 cd "$repo_root"
+# Mutation testing: stryker.config.mjs runs the unit and engine layers against each mutant.
+[ "$layer" = mutation ] && exec npx stryker run "$@"
 case "$layer" in
   # N8N_LINE=1.x npm run test:e2e: one line only.
   e2e) if [ -n "${N8N_LINE:-}" ]; then projects=("e2e n8n $N8N_LINE"); else projects=("e2e n8n 2.x" "e2e n8n 1.x"); fi ;;

@@ -1,7 +1,10 @@
 'use strict';
 
 // The fault cases of soundSearch.e2e.test.js, run on every n8n line: workflows/lofi (query lofi,
-// Limit 5) with the service told to misbehave. Each case names what the service does (inject:
+// Limit 5) with the service told to misbehave. One case per shape of failure each line's HTTP
+// stack hands the node (a status with headers, a status with a body, a timeout, a body that is not
+// JSON); what the node then decides (bounds, no retry of 402, available: false) is proven in
+// test/engine/faults.test.ts and outcomes.test.ts. Each case names what the service does (inject:
 // the reference service's faults, once unless `times` says), the node parameters it changes
 // (set), and what must come out: the sounds, or the error (exact text, or a pattern) and its
 // description; the calls the service got as "status:credits"; anything else in check().
@@ -45,25 +48,6 @@ const FAULT_CASES = [
 		calls: ['503:0', '503:0', '200:1'],
 	},
 	{
-		name: 'a 5xx that persists: bounded retries, then a clear error',
-		inject: [{ times: 'always', response: { status: 500, body: { success: false } } }],
-		set: { 'Sound Search.options.maxRetries': 1 },
-		error: 'The service failed to answer (500)',
-		description: /not charged.*tried 2 times/s,
-		calls: ['500:0', '500:0'],
-	},
-	{
-		name: '402: no credits left, one call, never retried',
-		inject: [
-			{
-				times: 'always',
-				response: { status: 402, body: { success: false, error: { code: 'payment_required' } } },
-			},
-		],
-		error: 'The API key has no credits left (402 Payment Required)',
-		calls: ['402:0'],
-	},
-	{
 		name: 'a call slower than Timeout is abandoned and retried, and the sounds come out',
 		inject: [{ response: { status: 200, delayMs: 2500, body: page([{ soundId: 'slow' }], null) } }],
 		set: { 'Sound Search.options.timeoutMs': 1000 },
@@ -76,13 +60,6 @@ const FAULT_CASES = [
 		},
 	},
 	{
-		name: 'a timeout with no retries left is a clear error',
-		inject: [{ response: { status: 200, delayMs: 2500, body: page([], null) } }],
-		set: { 'Sound Search.options.timeoutMs': 1000, 'Sound Search.options.maxRetries': 0 },
-		error: 'The service did not answer in time',
-		check: ({ ledger }) => expect(ledger).toHaveLength(1),
-	},
-	{
 		name: 'a body that is not JSON: a clear error with the credits, not retried',
 		inject: [
 			{
@@ -90,13 +67,6 @@ const FAULT_CASES = [
 			},
 		],
 		error: /^The service answered with a body that is not JSON: <html><body>Bad gateway/,
-		description: /charged 1 credit/,
-		calls: ['200:1'],
-	},
-	{
-		name: 'available: false: the typed status and the credits, not retried',
-		set: { 'Sound Search.query': 'private sound' },
-		error: 'The service answered available: false with status "private"',
 		description: /charged 1 credit/,
 		calls: ['200:1'],
 	},

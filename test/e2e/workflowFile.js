@@ -1,7 +1,7 @@
 'use strict';
 
 // The workflow files the scenario tests run, read and filled in. A test names a workflow: a file
-// of workflows/ ('platforms' is workflows/platforms.workflow.json: the node under test with its
+// of workflows/ ('lofi' is workflows/lofi.workflow.json: the node under test with its
 // trigger and the nodes around it, as n8n exports a workflow) or an example as users get it
 // ('examples/ai-agent-sound-tool.json', reused, not copied). Filled in on loading:
 //  - the string value "$credential" (workflows/): the Sound Search credential to use;
@@ -69,7 +69,7 @@ function outcome(status, data) {
 }
 
 /**
- * @param {string} name 'platforms' (workflows/) or 'examples/<file>.json'
+ * @param {string} name 'lofi' (workflows/) or 'examples/<file>.json'
  * @param {LoadOptions & { credential: { id: string, name: string }, filesDir: string }} options
  */
 function loadWorkflow(name, options) {

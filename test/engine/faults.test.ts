@@ -124,6 +124,7 @@ describe('service failures and timeouts', () => {
 		const run = await searchLofi({ timeoutMs: 1000, maxRetries: 0 });
 
 		expect(run.error?.message).toBe('The service did not answer in time');
+		expect(await outcomes()).toEqual(['200:0']);
 	});
 
 	it('a refused connection is a clear error naming the Base URL', async () => {

@@ -1,17 +1,15 @@
 'use strict';
 
-// The one environment of the queue-mode suite: the reference service behind a proxy that adds
-// latency to every answer (so that executions are still running when a worker is stopped or
-// killed), and the queue-mode stack (test/harness/queue/) with the search workflows published.
+// The one environment of the queue-mode suite: the queue-mode stack (test/harness/queue/) with
+// the reference service behind a proxy that adds latency to every answer (so that executions are
+// still running when a worker is stopped or killed), and the search workflows published.
 
 const fs = require('node:fs');
 const path = require('node:path');
 const { startQueueStack } = require('../harness/queue/stack');
-const { startDelayProxy } = require('../harness/queue/delayProxy');
 const { idsOf } = require('../harness/queue/events');
 const { packageTarball } = require('../harness/packageTarball');
 const { poll } = require('../harness/poll');
-const { startReferenceService } = require('../harness/referenceService');
 const { SERVICE_KEY } = require('./scenarios');
 const { CREDENTIAL, searchWorkflow, keywordList } = require('./workflows');
 
@@ -46,26 +44,22 @@ function waitFor(condition, timeoutMs, intervalMs = 100) {
 /** @param {import('../harness/queue/prerequisites').QueuePrerequisites} found */
 async function startEnvironment(found) {
 	const startedAt = Date.now();
-	const tarball = packageTarball();
-	const service = await startReferenceService({ keys: [SERVICE_KEY], cacheSeconds: 0 });
-	const proxy = await startDelayProxy(service.url, { delayMs: 100 });
 	report(
 		`Redis ${found.redisVersion}, PostgreSQL ${found.pgVersion}; starting main + ${WORKERS} workers (concurrency ${CONCURRENCY} each)`,
 	);
-	const data = { apiKey: SERVICE_KEY, baseUrl: proxy.url };
 	const stack = await startQueueStack({
-		packageTarball: tarball,
+		packageTarball: packageTarball(),
+		service: { keys: [SERVICE_KEY], cacheSeconds: 0, delayMs: 100 },
 		workers: WORKERS,
 		concurrency: CONCURRENCY,
 		stall: STALL,
-		credentials: [CREDENTIAL, DEMO_CREDENTIAL].map((c) => ({ ...c, data })),
+		credentials: [CREDENTIAL, DEMO_CREDENTIAL],
 		workflows: WORKFLOWS,
 		log: (line) => report(`stack: ${line}`),
-	}).catch(async (error) => {
-		await Promise.all([proxy.stop(), service.stop()]);
-		throw error;
 	});
-	const env = { service, proxy, stack, startedAt, stop: () => stopEnvironment(env) };
+	const { service } = stack;
+	const proxy = /** @type {import('../harness/queue/delayProxy').DelayProxy} */ (stack.proxy);
+	const env = { service, proxy, stack, stop: () => stopEnvironment(stack, startedAt) };
 	for (const { id } of WORKFLOWS) await stack.activateWorkflow(id);
 	const waited = [];
 	for (const path of ['queue-search-all', 'queue-search-limit', 'queue-keyword-list'])
@@ -79,11 +73,10 @@ async function startEnvironment(found) {
 	return env;
 }
 
-/** @param {{ service: { stop: () => Promise<unknown> }, proxy: { stop: () => Promise<unknown> }, stack: import('../harness/queue/stack').QueueStack, startedAt: number }} env */
-async function stopEnvironment({ service, proxy, stack, startedAt }) {
+/** @param {import('../harness/queue/stack').QueueStack} stack @param {number} startedAt */
+async function stopEnvironment(stack, startedAt) {
 	const t0 = Date.now();
 	await stack.stop();
-	await Promise.all([proxy.stop(), service.stop()]);
 	const alive = (/** @type {number} */ pid) => {
 		try {
 			return process.kill(pid, 0);

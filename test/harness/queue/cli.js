@@ -9,7 +9,6 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { packageTarball, REPO_ROOT } = require('../packageTarball');
-const { startReferenceService } = require('../referenceService');
 const { startQueueStack } = require('./stack');
 
 const log = (/** @type {string} */ line) => console.log(`[queue-env] ${line}`);
@@ -41,9 +40,10 @@ function flags(argv) {
 	};
 }
 
-/** @param {import('./stack').QueueStack} stack @param {string} serviceUrl */
-function printAddresses(stack, serviceUrl) {
+/** @param {import('./stack').QueueStack} stack */
+function printAddresses(stack) {
 	const { redis, postgres, main, rest } = stack;
+	const serviceUrl = stack.service.url;
 	log(
 		`reference service: ${serviceUrl} (API key sandbox-key; ledger: ${serviceUrl}/__sandbox/ledger)`,
 	);
@@ -59,13 +59,11 @@ function printAddresses(stack, serviceUrl) {
 
 async function up() {
 	const { workers, minutes, smoke } = flags(process.argv.slice(2));
-	const service = await startReferenceService({});
 	/** @type {import('./stack').QueueStack | undefined} */
 	let stack;
 	const shutdown = async (/** @type {string} */ why, code = 0) => {
 		log(`${why}: tearing down`);
 		await stack?.stop();
-		await service.stop();
 		log('stopped');
 		process.exit(code);
 	};
@@ -73,16 +71,15 @@ async function up() {
 	process.once('SIGTERM', () => void shutdown('SIGTERM'));
 	log(`packing the package and starting Redis, PostgreSQL, n8n main and ${workers} workers ...`);
 	const workflows = examples();
-	const data = { apiKey: 'sandbox-key', baseUrl: service.url };
 	const credential = {
 		id: 'soundSearchDemo',
 		name: 'Sound Search account',
 		type: 'soundSearchApi',
-		data,
 	};
 	try {
 		stack = await startQueueStack({
 			packageTarball: packageTarball(),
+			service: {},
 			workers,
 			credentials: [credential],
 			workflows,
@@ -92,7 +89,7 @@ async function up() {
 		console.error(error);
 		return shutdown('the start failed', 1);
 	}
-	printAddresses(stack, service.url);
+	printAddresses(stack);
 	log(`examples imported (inactive): ${workflows.map((w) => w.name).join('; ') || 'none'}`);
 	if (smoke) return shutdown('--smoke: everything is up');
 	log(`up for at most ${minutes} min; Ctrl-C to stop`);

@@ -1,41 +1,64 @@
 'use strict';
 
-// n8n in queue mode on one machine: a private Redis (./redis.js), a private PostgreSQL
-// (./postgres.js), one `n8n start` (the main: triggers, webhooks, the editor API) and N `n8n
-// worker` processes (./n8nProcess.js) of the pinned n8n. Every n8n process gets its own user
-// folder with the packed package installed, its own ports and host name, as on separate machines.
-// stop() stops by pid: workers, then the main, then Redis and PostgreSQL, and removes the temp
-// folder; a failed start stops what it had started.
+// n8n in queue mode on one machine, the one harness of the queue suite and of `bash
+// scripts/queue-env.sh up` (./cli.js): the reference service (behind a delay proxy if asked,
+// ./delayProxy.js), a private Redis and PostgreSQL (./services.js), one `n8n start` (the main:
+// triggers, webhooks, the editor API) and N `n8n worker` processes (./n8nProcess.js) of the
+// pinned n8n. Every n8n process gets its own user folder with the packed package installed, its
+// own ports and host name, as on separate machines. What a test asks of the stack goes through
+// the main's REST API, as the editor does. stop() stops by pid: workers, then the main, then
+// Redis and PostgreSQL, then the service; it removes the temp folder. A failed start stops what
+// it had started.
 
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const n8n = require('../n8n');
+const { poll } = require('../poll');
+const { startReferenceService } = require('../referenceService');
+const { startDelayProxy } = require('./delayProxy');
 const events = require('./events');
-const { MainApi } = require('./mainApi');
 const { startN8nProcess } = require('./n8nProcess');
-const { startPostgres } = require('./postgres');
 const { ensureQueuePrerequisitesSync } = require('./prerequisites');
-const { startRedis } = require('./redis');
+const { queueEnv, startPostgres, startRedis, waitUntil } = require('./services');
 
 /**
  * @typedef {object} QueueStackOptions
  * @property {string} packageTarball the `npm pack` tarball installed into every user folder
+ * @property {import('../referenceService').ReferenceServiceOptions & { delayMs?: number }} service
+ *   the reference service the credentials point at (with its first key); delayMs: every answer
+ *   held that long by a proxy (setDelay changes it), so executions can be caught mid-flight
  * @property {number} [workers] number of workers (default 2)
  * @property {number} [concurrency] jobs per worker at a time (default 5)
- * @property {import('./mainApi').Credential[]} [credentials] created once n8n runs
+ * @property {Array<{ id?: string, name: string, type: string }>} [credentials] Sound Search
+ *   credentials, created once n8n runs
  * @property {Array<Record<string, any>>} [workflows] created once n8n runs, inactive
  * @property {{ lockDurationMs: number, lockRenewMs: number, stalledIntervalMs: number }} [stall]
  *   how soon the jobs of a killed worker are declared stalled (n8n's defaults: 60 s, 10 s, 30 s)
  * @property {(line: string) => void} [log] progress lines
+ * @typedef {{ name: string, supervisorPid: number, stop: () => Promise<unknown> }} Stoppable
  */
 
-/** @typedef {{ name: string, supervisorPid: number, stop: () => Promise<unknown> }} Stoppable */
+const UNSET = /** @type {any} */ (undefined);
 
-class QueueStack extends MainApi {
+class QueueStack {
+	/** @type {Awaited<ReturnType<typeof startReferenceService>>} */ service = UNSET;
+	/** @type {Awaited<ReturnType<typeof startDelayProxy>> | undefined} */ proxy;
+	/** @type {Awaited<ReturnType<typeof startRedis>> | undefined} */ redis;
+	/** @type {Awaited<ReturnType<typeof startPostgres>> | undefined} */ postgres;
+	/** @type {import('./n8nProcess').N8nProcess | undefined} */ main;
+	/** @type {import('./n8nProcess').N8nProcess[]} */ workers = [];
+	/** @type {Stoppable[]} everything started, in start order */ processes = [];
+	/** @type {Awaited<ReturnType<typeof n8n.setupOwner>> | undefined} */ rest;
+	/** @type {Map<string, string>} credential id given -> id n8n gave it */
+	credentialIds = new Map();
+	mainUrl = '';
+	stopping = false;
+	workerCount = 0;
+	/** @type {Promise<void> | undefined} */ stopped;
+
 	/** @param {QueueStackOptions} options */
 	constructor(options) {
-		super();
 		this.options = options;
 		this.log = options.log ?? (() => {});
 		this.baseDir = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-queue-'));
@@ -43,27 +66,10 @@ class QueueStack extends MainApi {
 		fs.chmodSync(this.baseDir, 0o755);
 		/** Where workers may read and write files (N8N_RESTRICT_FILE_ACCESS_TO). */
 		this.filesDir = path.join(this.baseDir, 'files');
-		/** @type {Awaited<ReturnType<typeof startRedis>> | undefined} */
-		this.redis = undefined;
-		/** @type {Awaited<ReturnType<typeof startPostgres>> | undefined} */
-		this.postgres = undefined;
-		/** @type {import('./n8nProcess').N8nProcess | undefined} */
-		this.main = undefined;
-		/** @type {import('./n8nProcess').N8nProcess[]} */
-		this.workers = [];
-		/** @type {Stoppable[]} everything started, in start order */
-		this.processes = [];
-		this.stopping = false;
-		this.workerCount = 0;
-		/** @type {Promise<void> | undefined} */
-		this.stopped = undefined;
+		fs.mkdirSync(this.filesDir);
 	}
 
-	/**
-	 * @template T
-	 * @param {string} label
-	 * @param {() => Promise<T>} fn
-	 */
+	/** @template T @param {string} label @param {() => Promise<T>} fn */
 	async step(label, fn) {
 		const t0 = Date.now();
 		const result = await fn();
@@ -73,22 +79,25 @@ class QueueStack extends MainApi {
 	}
 
 	async start() {
+		const { delayMs, ...serviceOptions } = this.options.service;
+		this.service = await startReferenceService(serviceOptions);
+		if (delayMs !== undefined) this.proxy = await startDelayProxy(this.service.url, { delayMs });
 		const found = await this.step('Redis and PostgreSQL present (scripts/queue-env.sh)', async () =>
 			ensureQueuePrerequisitesSync(),
 		);
 		if (!found.available)
 			throw new Error(`the queue-mode environment cannot be set up here: ${found.reason}`);
 		await this.step('n8n installed', () => n8n.ensureN8nInstalled());
-		fs.mkdirSync(this.filesDir);
 		const track = (/** @type {Stoppable} */ p) => this.track(p);
 		await this.step('Redis and PostgreSQL ready', async () => {
-			const redis = startRedis({
-				redisServer: String(found.redisServer),
-				dir: path.join(this.baseDir, 'redis'),
-				track,
-			});
-			const postgres = startPostgres({ pgBin: String(found.pgBin), baseDir: this.baseDir, track });
-			[this.redis, this.postgres] = await Promise.all([redis, postgres]);
+			[this.redis, this.postgres] = await Promise.all([
+				startRedis({
+					redisServer: String(found.redisServer),
+					dir: path.join(this.baseDir, 'redis'),
+					track,
+				}),
+				startPostgres({ pgBin: String(found.pgBin), baseDir: this.baseDir, track }),
+			]);
 		});
 		const count = this.options.workers ?? 2;
 		// All n8n processes start together: the first to reach the fresh database runs n8n's
@@ -104,8 +113,11 @@ class QueueStack extends MainApi {
 		this.mainUrl = /** @type {import('./n8nProcess').N8nProcess} */ (this.main).url;
 		this.rest = await this.step('owner set up', () => n8n.setupOwner(this.mainUrl));
 		await this.step('credentials and workflows created (REST)', async () => {
-			for (const credential of this.options.credentials ?? [])
-				await this.createCredential(credential);
+			const data = { apiKey: this.service.keys[0], baseUrl: (this.proxy ?? this.service).url };
+			for (const { id, ...credential } of this.options.credentials ?? []) {
+				const created = await this.call('POST', '/rest/credentials', { ...credential, data });
+				if (id) this.credentialIds.set(id, created.id);
+			}
 			for (const workflow of this.options.workflows ?? []) await this.createWorkflow(workflow);
 		});
 	}
@@ -124,14 +136,13 @@ class QueueStack extends MainApi {
 
 	/** @param {'main' | 'worker'} role @param {string} name */
 	async startN8n(role, name) {
-		const userFolder = await n8n.createN8nUserFolder({
-			packageTarball: this.options.packageTarball,
-		});
+		const { packageTarball } = this.options;
+		const userFolder = await n8n.createN8nUserFolder({ packageTarball });
 		const proc = await startN8nProcess({
 			role,
 			name,
 			userFolder,
-			env: this.queueEnv(),
+			env: queueEnv(this.redis, this.postgres, this.filesDir, this.options.stall),
 			concurrency: this.options.concurrency ?? 5,
 			readyTimeoutMs: 180_000,
 			track: (p) =>
@@ -145,28 +156,75 @@ class QueueStack extends MainApi {
 		return proc;
 	}
 
-	/** The environment every n8n process of the stack shares, on top of n8nEnv's. */
-	queueEnv() {
-		const [redis, pg, stall] = [this.redis, this.postgres, this.options.stall];
-		if (!redis || !pg) throw new Error('Redis and PostgreSQL must run first');
-		return {
-			EXECUTIONS_MODE: 'queue',
-			QUEUE_BULL_REDIS_HOST: '127.0.0.1',
-			QUEUE_BULL_REDIS_PORT: String(redis.port),
-			DB_TYPE: 'postgresdb',
-			DB_POSTGRESDB_HOST: '127.0.0.1',
-			DB_POSTGRESDB_PORT: String(pg.port),
-			DB_POSTGRESDB_DATABASE: pg.database,
-			DB_POSTGRESDB_USER: pg.user,
-			DB_POSTGRESDB_PASSWORD: 'trust-auth-on-loopback',
-			N8N_LOG_FORMAT: 'json',
-			N8N_RESTRICT_FILE_ACCESS_TO: this.filesDir,
-			...(stall && {
-				QUEUE_WORKER_LOCK_DURATION: String(stall.lockDurationMs),
-				QUEUE_WORKER_LOCK_RENEW_TIME: String(stall.lockRenewMs),
-				QUEUE_WORKER_STALLED_INTERVAL: String(stall.stalledIntervalMs),
-			}),
+	/** A REST call that must answer 200; its `data`. @param {string} method @param {string} route @param {unknown} [body] */
+	async call(method, route, body) {
+		if (!this.rest) throw new Error('the owner is not set up yet');
+		return n8n.dataOf(this.rest, method, route, body);
+	}
+
+	/**
+	 * Creates a workflow, inactive (publish it with activateWorkflow); its nodes' credentials
+	 * pointed at the ids n8n gave the stack's credentials.
+	 * @param {Record<string, any>} workflow
+	 */
+	async createWorkflow({ active: _active, versionId: _versionId, ...workflow }) {
+		const mapped = (/** @type {any} */ ref) => ({
+			...ref,
+			id: this.credentialIds.get(ref?.id) ?? ref?.id,
+		});
+		const nodes = (workflow.nodes ?? []).map((/** @type {any} */ node) => {
+			if (!node.credentials) return node;
+			const entries = Object.entries(node.credentials).map(([type, ref]) => [type, mapped(ref)]);
+			return { ...node, credentials: Object.fromEntries(entries) };
+		});
+		const body = { settings: { executionOrder: 'v1' }, connections: {}, ...workflow, nodes };
+		const { id, versionId } = await this.call('POST', '/rest/workflows', body);
+		return { id, versionId };
+	}
+
+	/** Publishes a workflow: its webhooks and triggers start on the main. @param {string} id */
+	activateWorkflow(id) {
+		return n8n.activateWorkflow(/** @type {any} */ (this.rest), id);
+	}
+
+	/** @param {string} id */
+	deactivateWorkflow(id) {
+		return n8n.deactivateWorkflow(/** @type {any} */ (this.rest), id);
+	}
+
+	/** An execution as stored (status, mode, startedAt, stoppedAt, data). @param {string} id */
+	execution(id) {
+		return this.call('GET', `/rest/executions/${id}`);
+	}
+
+	/** Executions of a workflow, newest first. @param {string} workflowId */
+	executionsOf(workflowId, limit = 100) {
+		return n8n.executionsOf(/** @type {any} */ (this.rest), workflowId, limit);
+	}
+
+	/** The execution once no longer new/running/waiting (the last state seen on timeout). */
+	waitForExecutionEnd(/** @type {string} */ id, /** @type {number} */ timeoutMs) {
+		const ended = (/** @type {any} */ e) => e && !['new', 'running', 'waiting'].includes(e.status);
+		return poll(() => this.execution(id).catch(() => undefined), ended, timeoutMs);
+	}
+
+	/**
+	 * Waits until the main serves a just-published production webhook; how long that took. Probes
+	 * with a CORS preflight, which n8n answers 204 listing the path's methods once the webhook is
+	 * registered, without running anything.
+	 * @param {string} webhookPath
+	 */
+	async waitForWebhook(webhookPath, method = 'POST') {
+		const t0 = Date.now();
+		const headers = { origin: 'http://127.0.0.1', 'access-control-request-method': method };
+		const registered = async () => {
+			const url = `${this.mainUrl}/webhook/${webhookPath}`;
+			const response = await fetch(url, { method: 'OPTIONS', headers });
+			const allowed = response.headers.get('access-control-allow-methods') ?? '';
+			return response.status === 204 && allowed.split(',').some((m) => m.trim() === method);
 		};
+		await waitUntil(`webhook ${method} ${webhookPath}`, registered, { timeoutMs: 60_000 });
+		return Date.now() - t0;
 	}
 
 	/** The worker whose own log says it started the execution. @param {string | number} id */
@@ -174,18 +232,16 @@ class QueueStack extends MainApi {
 		return this.workers.find((w) => events.started(w, String(id)))?.name;
 	}
 
-	/** @param {Array<string | number>} executionIds */
-	countByWorker(executionIds) {
-		return events.countByWorker(this.workers, executionIds);
+	/** Executions per worker, from the workers' logs. @param {Array<string | number>} ids */
+	countByWorker(ids) {
+		return events.countByWorker(this.workers, ids);
 	}
 
-	mainFinished() {
-		return events.mainFinished(this.main);
-	}
+	/** From the main's log: execution id -> { workerId, success }. */
+	mainFinished = () => events.mainFinished(this.main);
 
-	workerIds() {
-		return events.workerIds(this.main, this.workers);
-	}
+	/** Worker name -> the worker ids the main reported for it. */
+	workerIds = () => events.workerIds(this.main, this.workers);
 
 	/** Stops everything by pid, in order, and removes the temp folder. Idempotent. */
 	stop() {
@@ -201,6 +257,7 @@ class QueueStack extends MainApi {
 			this.log(
 				`stopped ${this.processes.length} processes by pid: ${((Date.now() - t0) / 1000).toFixed(1)} s`,
 			);
+			await Promise.allSettled([this.proxy?.stop(), this.service?.stop()]);
 		})();
 		return this.stopped;
 	}

@@ -1,0 +1,270 @@
+import { sleep, type INodeParameters } from 'n8n-workflow';
+import {
+	API_KEY,
+	fetchDirect,
+	searchOn,
+	useReferenceService,
+} from '../harness/engine/searchFixture';
+import { TriggerUnderTest } from '../harness/engine/trigger';
+
+// The input checks of both nodes to the letter: the message (field, value, item) and the advice a
+// user reads, the bounds of every number, and the values that pass. Written against the
+// mutation report (docs/testing.md): each case fails on a one-line change of
+// nodes/SoundSearch/shared/searchInput.ts or nodes/SoundSearchTrigger/triggerInput.ts.
+
+const { service, search, calls } = useReferenceService();
+const NOTHING_SPENT = ' No request was sent and no credits were spent.';
+
+/** A refusal: the run's error, which must come before any call. */
+async function refused(run: Promise<{ error?: { message: string; description?: string | null } }>) {
+	const { error } = await run;
+	expect(await calls()).toEqual([]);
+	return { message: error?.message, description: error?.description };
+}
+
+describe('Sound Search: what each refusal says', () => {
+	const wholeNumber = (name: string, range: string, value: string, advice?: string) => ({
+		message: `The "${name}" parameter must be a whole number from ${range}, but it is ${value} [item 0]`,
+		description: `${advice ?? `Set "${name}" to a whole number in that range.`}${NOTHING_SPENT}`,
+	});
+	const notText = (value: string) => ({
+		message: `The "Query" parameter must be text, but its expression gave ${value} [item 0]`,
+		description: `Make the expression return a keyword string, e.g. {{ String($json.keyword) }}.${NOTHING_SPENT}`,
+	});
+	const LIMIT_ADVICE = 'Set a limit of at least 1, or turn on Return All.';
+	it.each<[string, INodeParameters, { message: string; description: string }]>([
+		[
+			'an unknown platform',
+			{ platform: '={{ "radio" }}' },
+			{
+				message: 'The "Platform" parameter is not a known platform: "radio" [item 0]',
+				description: `Use "shortvideo" or "photosocial".${NOTHING_SPENT}`,
+			},
+		],
+		[
+			'a blank query',
+			{ query: ' \t ' },
+			{
+				message: 'The "Query" parameter is empty [item 0]',
+				description: `Enter a keyword to search for, or check that the expression or spreadsheet column it reads has a value for this item.${NOTHING_SPENT}`,
+			},
+		],
+		['a query that is a number', { query: '={{ 42 }}' }, notText('number 42')],
+		['a query that is a boolean', { query: '={{ true }}' }, notText('boolean true')],
+		['a query that is null', { query: '={{ null }}' }, notText('empty')],
+		['a query that is a list', { query: '={{ ["lofi"] }}' }, notText('a list')],
+		['a query that is an object', { query: '={{ { q: "lofi" } }}' }, notText('an object')],
+		['a limit of 0', { limit: 0 }, wholeNumber('Limit', '1 to 100000', 'number 0', LIMIT_ADVICE)],
+		[
+			'a limit above the ceiling',
+			{ limit: 100001 },
+			wholeNumber('Limit', '1 to 100000', 'number 100001', LIMIT_ADVICE),
+		],
+		[
+			'a limit given as text',
+			{ limit: '={{ "5" }}' },
+			wholeNumber('Limit', '1 to 100000', 'the text "5"', LIMIT_ADVICE),
+		],
+		[
+			'a long text is cut in the message',
+			{ limit: `={{ "${'9'.repeat(60)}" }}` },
+			wholeNumber('Limit', '1 to 100000', `the text "${'9'.repeat(40)}"`, LIMIT_ADVICE),
+		],
+		[
+			'a page size above 100',
+			{ options: { pageSize: 101 } },
+			wholeNumber('Page Size', '1 to 100', 'number 101'),
+		],
+		[
+			'negative retries',
+			{ options: { maxRetries: -1 } },
+			wholeNumber('Retries per Page', '0 to 5', 'number -1'),
+		],
+		[
+			'max pages above 10000',
+			{ options: { maxPages: 10001 } },
+			wholeNumber('Max Pages', '1 to 10000', 'number 10001'),
+		],
+	])('%s', async (_case, parameters, expected) => {
+		expect(await refused(search({ query: 'lofi', limit: 5, ...parameters }))).toEqual(expected);
+	});
+
+	it.each([
+		['a control character', 'abc\u0007def'],
+		['a character outside ASCII', 'caf\u00e9'],
+		['a character outside ASCII first', '\u00e9abc'],
+		['a number', '={{ 12345 }}'],
+	])('refuses a start cursor with %s', async (_case, startCursor) => {
+		const run = search({ query: 'lofi', limit: 5, options: { startCursor } });
+		expect(await refused(run)).toEqual({
+			message: 'The "Start Cursor" option is not a valid cursor [item 0]',
+			description: `Use the nextCursor value of an earlier page exactly as the service returned it, or clear the option to start from the first page.${NOTHING_SPENT}`,
+		});
+	});
+});
+
+describe('Sound Search: what passes the checks', () => {
+	/** The calls a search made, as "limit cursor". */
+	const made = async () => (await calls()).map(({ limit, cursor }) => `${limit} ${cursor}`);
+
+	it.each<[string, INodeParameters, string[]]>([
+		['the smallest limit', { limit: 1 }, ['1 null']],
+		['the smallest page size', { limit: 2, options: { pageSize: 1 } }, ['1 null', '1 set']],
+		['the largest page size', { limit: 100, options: { pageSize: 100 } }, ['100 null', '50 set']],
+		['no retries', { options: { maxRetries: 0 } }, ['5 null']],
+		['the most retries', { options: { maxRetries: 5 } }, ['5 null']],
+		['one page at most', { options: { maxPages: 1 } }, ['5 null']],
+		['the shortest timeout', { options: { timeoutMs: 1000 } }, ['5 null']],
+		['the longest timeout', { options: { timeoutMs: 300000 } }, ['5 null']],
+		['a blank start cursor: the first page', { options: { startCursor: '  ' } }, ['5 null']],
+		[
+			'a start cursor of null: the first page',
+			{ options: { startCursor: '={{ null }}' } },
+			['5 null'],
+		],
+	])('%s', async (_case, parameters, expected) => {
+		const run = await search({ query: 'lofi', limit: 5, ...parameters });
+
+		expect(run.error).toBeUndefined();
+		expect((await made()).map((call) => call.replace(/ (?!null).+$/, ' set'))).toEqual(expected);
+	});
+
+	it('sends a start cursor trimmed, as the service gave it', async () => {
+		const { nextCursor } = await fetchDirect(service(), 'shortvideo', { q: 'lofi', limit: 2 });
+		const cursor = String(nextCursor);
+		await service().reset();
+		const next = await search({ query: 'lofi', limit: 2, options: { startCursor: ` ${cursor} ` } });
+
+		expect(next.error).toBeUndefined();
+		expect((await calls()).map((call) => call.cursor)).toEqual([cursor]);
+	});
+
+	it('takes a start cursor of 2048 characters (one more is refused, see input.test.ts)', async () => {
+		const run = await search({
+			query: 'lofi',
+			limit: 5,
+			options: { startCursor: 'c'.repeat(2048) },
+		});
+
+		expect(run.error?.message).not.toMatch(/Start Cursor/);
+		expect((await calls()).map((call) => call.cursor)).toEqual(['c'.repeat(2048)]);
+	});
+
+	it('Simplify only when switched on (true, not any value)', async () => {
+		const plain = await search({ query: 'lofi', limit: 1, options: { simplify: false } });
+		const simple = await search({ query: 'lofi', limit: 1, options: { simplify: true } });
+
+		expect(Object.keys(plain.items[0].json)).not.toEqual(Object.keys(simple.items[0].json));
+	});
+});
+
+describe('the credential Base URL', () => {
+	const host = () => new URL(service().url).host;
+	const refusal = (shown: string) => ({
+		message: `The "Base URL" of the Sound Search API credential is not a bare http(s) address: ${JSON.stringify(shown)} [item 0]`,
+		description: `Set it to the service address only, like https://sound-search.example.com or http://127.0.0.1:4010, without a path, query, fragment or user info.${NOTHING_SPENT}`,
+	});
+
+	it.each([
+		['a user name only', () => `http://user@${host()}`],
+		['a password only', () => `http://:pw@${host()}`],
+		['a protocol that ends in https', () => `git+https://${host()}`],
+	])('refuses %s', async (_case, baseUrl) => {
+		expect(await refused(searchOn(baseUrl(), { query: 'lofi' }))).toEqual(refusal(baseUrl()));
+	});
+
+	it('shows at most 80 characters of a wrong Base URL', async () => {
+		const long = `${service().url}/${'p'.repeat(100)}`;
+		expect(await refused(searchOn(long, { query: 'lofi' }))).toEqual(refusal(long.slice(0, 80)));
+	});
+
+	it('accepts trailing slashes, however many', async () => {
+		const run = await searchOn(`${service().url}///`, { query: 'lofi', limit: 2 });
+
+		expect(run.error).toBeUndefined();
+		expect(await calls()).toHaveLength(1);
+	});
+});
+
+describe('Sound Search Trigger: input', () => {
+	const trigger = (parameters: INodeParameters) => {
+		const options = { minPollInterval: 0, ...(parameters.options as INodeParameters) };
+		return new TriggerUnderTest(
+			{ platform: 'shortvideo', keywords: 'lofi', limit: 10, ...parameters, options },
+			{ apiKey: API_KEY, baseUrl: service().url },
+		);
+	};
+	const asked = async () => (await calls()).map(({ q, limit }) => `${q} ${limit}`);
+
+	it('splits keywords on commas and new lines, keeps their order, searches each once', async () => {
+		await trigger({ keywords: 'lofi\nrainy  jazz, Workout,\n\nRainy Jazz, LOFI' }).poll();
+
+		expect(await asked()).toEqual(['lofi 10', 'rainy  jazz 10', 'Workout 10']);
+	});
+
+	it('keywords that are not text are refused, naming Keywords', async () => {
+		const { message } = await refused(trigger({ keywords: '={{ 7 }}' }).poll());
+		expect(message).toBe(
+			'The "Keywords" parameter must be text, but its expression gave number 7 [item 0]',
+		);
+	});
+
+	it.each<[string, INodeParameters, string]>([
+		[
+			'commas only',
+			{ keywords: ', ,\n' },
+			'Enter one or more keywords, separated by commas or new lines.',
+		],
+		[
+			'Rising Sound on the photo-and-video platform',
+			{ event: 'risingSound', platform: 'photosocial' },
+			'Use the New Sound event on that platform, or watch the short-video platform for rising sounds.',
+		],
+	])('%s: refused with advice', async (_case, parameters, advice) => {
+		const { description } = await refused(trigger(parameters).poll());
+		expect(description).toBe(`${advice}${NOTHING_SPENT}`);
+	});
+
+	it.each<[string, INodeParameters, RegExp]>([
+		['a limit above 1000', { limit: 1001 }, /"Limit" .* from 1 to 1000, but it is number 1001/],
+		[
+			'max pages above 100',
+			{ options: { maxPages: 101 } },
+			/"Max Pages per Keyword" .* from 1 to 100, but it is number 101/,
+		],
+		['remembering under 100 sounds', { options: { rememberSounds: 99 } }, /from 100 to 20000/],
+		['a negative poll interval', { options: { minPollInterval: -1 } }, /from 0 to 10080/],
+		[
+			'negative post growth',
+			{ event: 'risingSound', minGrowthPosts: -1 },
+			/"Min Growth \(Posts\)" .* from 0 to 100000000, but it is number -1/,
+		],
+	])('%s is refused', async (_case, parameters, message) => {
+		expect((await refused(trigger(parameters).poll())).message).toMatch(message);
+	});
+
+	it('the event is New Sound unless Rising Sound is chosen', async () => {
+		const watch = trigger({ event: 'somethingElse' });
+		await watch.poll();
+		await service().passTime({ newSounds: { lofi: 1 } });
+
+		expect((await watch.poll()).items).toHaveLength(1);
+	});
+
+	it('Min Poll Interval counts minutes: a poll one minute after another is skipped', async () => {
+		const watch = trigger({ options: { minPollInterval: 1 } });
+		await watch.poll();
+		await sleep(100);
+		await watch.poll();
+
+		expect(await calls()).toHaveLength(1);
+	});
+
+	it('Simplify is off unless switched on', async () => {
+		const emit = { emitOnFirstPoll: true };
+		const plain = await trigger({ options: { ...emit, simplify: false } }).poll();
+		const simple = await trigger({ options: { ...emit, simplify: true } }).poll();
+
+		expect(Object.keys(plain.items[0].json)).not.toEqual(Object.keys(simple.items[0].json));
+	});
+});
