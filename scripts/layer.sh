@@ -9,7 +9,8 @@ shift
 source "$here/node24.sh"
 cd "$repo_root"
 # Mutation testing: stryker.config.mjs runs the unit and engine layers against each mutant.
-[ "$layer" = mutation ] && exec npx stryker run "$@"
+# The local install only: a bare `npx stryker` would fetch an unrelated old package "stryker".
+[ "$layer" = mutation ] && exec npx --no-install stryker run "$@"
 case "$layer" in
   # N8N_LINE=1.x npm run test:e2e: one line only.
   e2e) if [ -n "${N8N_LINE:-}" ]; then projects=("e2e n8n $N8N_LINE"); else projects=("e2e n8n 2.x" "e2e n8n 1.x"); fi ;;

@@ -23,6 +23,8 @@ const RUNS = {
 	'npm run format': ['scripts/test.sh', 'npm run --silent format:check'],
 	'npm run demo': ['test/commands/demo.test.js', "'npm run demo -- jazz photosocial 5'"],
 	'npm run bench': ['test/commands/bench.test.js', 'npm run --silent bench -- --smoke'],
+	// Hours in full: run on a few lines (not by scripts/test.sh, which runs the other layers).
+	'npm run test:mutation': ['test/commands/mutation.test.js', "'npm run test:mutation"],
 	'npm run reference-service': [
 		'test/commands/referenceService.test.js',
 		'npm run --silent reference-service',
@@ -56,7 +58,7 @@ const RUNS = {
 // Every layer's script (package.json test:<layer>) is run by scripts/test.sh as `layer <layer>`.
 const { scripts } = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
 for (const script of Object.keys(scripts).filter((name) => name.startsWith('test:')))
-	RUNS[`npm run ${script}`] = ['scripts/test.sh', `layer ${script.slice('test:'.length)}`];
+	RUNS[`npm run ${script}`] ??= ['scripts/test.sh', `layer ${script.slice('test:'.length)}`];
 
 /** The documents whose commands must run: the README, CONTRIBUTING.md and docs/. */
 const DOCUMENTS = [

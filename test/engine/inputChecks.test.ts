@@ -161,8 +161,8 @@ describe('Sound Search: what passes the checks', () => {
 describe('the credential Base URL', () => {
 	const host = () => new URL(service().url).host;
 	const refusal = (shown: string) => ({
-		message: `The "Base URL" of the Sound Search API credential is not a bare http(s) address: ${JSON.stringify(shown)} [item 0]`,
-		description: `Set it to the service address only, like https://sound-search.example.com or http://127.0.0.1:4010, without a path, query, fragment or user info.${NOTHING_SPENT}`,
+		message: `The "Base URL" of the Sound Search API credential is not an http(s) address without query, fragment or user info: ${JSON.stringify(shown)} [item 0]`,
+		description: `Set it to the service address, like https://sound-search.example.com, http://127.0.0.1:4010 or https://api.vendor.example/sound-search (the node adds /v1/... to it), without a query, fragment or user info.${NOTHING_SPENT}`,
 	});
 
 	it.each([
@@ -174,7 +174,7 @@ describe('the credential Base URL', () => {
 	});
 
 	it('shows at most 80 characters of a wrong Base URL', async () => {
-		const long = `${service().url}/${'p'.repeat(100)}`;
+		const long = `${service().url}/?${'p'.repeat(100)}`;
 		expect(await refused(searchOn(long, { query: 'lofi' }))).toEqual(refusal(long.slice(0, 80)));
 	});
 
