@@ -3,6 +3,7 @@ import {
 	BY_KEYWORD,
 	itemOf,
 	keywordItems,
+	numberedKeywords,
 	useReferenceService,
 	type LedgerRequest,
 	type SearchExtras,
@@ -15,9 +16,6 @@ jest.setTimeout(60_000);
 
 const { service, search, calls } = useReferenceService();
 
-/** kw0, kw1… */
-const words = (count: number) => Array.from({ length: count }, (_, index) => `kw${index}`);
-
 const capacityReport = async () => (await service().ledger()).capacity;
 const keepGoing = { nodeSettings: { onError: 'continueRegularOutput' as const } };
 
@@ -27,7 +25,7 @@ async function searchKeywords(
 	extras: Omit<SearchExtras, 'input'> = {},
 ) {
 	const parameters = { ...BY_KEYWORD, limit: 2, options };
-	return await search(parameters, { ...extras, input: keywordItems(...words(count)) });
+	return await search(parameters, { ...extras, input: keywordItems(...numberedKeywords(count)) });
 }
 
 const paid = (requests: LedgerRequest[]) => requests.filter((call) => call.status === 200);
@@ -48,9 +46,11 @@ describe('a service with a limit the node does not know', () => {
 
 		expect(run.error).toBeUndefined();
 		expect(run.items).toHaveLength(600);
-		expect(run.items.map(itemOf)).toEqual(words(300).flatMap((_, index) => [index, index]));
+		expect(run.items.map(itemOf)).toEqual(
+			numberedKeywords(300).flatMap((_, index) => [index, index]),
+		);
 		const requests = await calls();
-		expect(queriesOf(paid(requests)).sort()).toEqual(words(300).sort());
+		expect(queriesOf(paid(requests)).sort()).toEqual(numberedKeywords(300).sort());
 		expect(run.items.every(({ json }) => json.creditsCharged === 1)).toBe(true);
 		const refused = requests.filter((call) => call.status === 429);
 		expect(refused.every((call) => call.creditsCharged === 0)).toBe(true);
@@ -171,7 +171,7 @@ describe('Continue On Fail with a keyword list', () => {
 		await service().setCatalogue({ query: 'kw50', availabilityStatus: 'private' });
 		const run = await searchKeywords(120, { maxInFlight: 16 }, keepGoing);
 
-		const expected = words(120).flatMap((_, index) =>
+		const expected = numberedKeywords(120).flatMap((_, index) =>
 			index === 7 || index === 50
 				? [[index, expect.stringMatching(/^error: /)]]
 				: [

@@ -2,6 +2,7 @@ import type { INodeParameters } from 'n8n-workflow';
 import { TOOL_TYPE } from '../harness/engine/engine';
 import {
 	fetchDirect,
+	RAW_FIELDS,
 	useReferenceService,
 	type SearchExtras,
 } from '../harness/engine/searchFixture';
@@ -27,20 +28,6 @@ const SIMPLIFIED = [
 	'audioUrl',
 	'durationSeconds',
 	'fetchedAt',
-];
-const RAW = [
-	'soundId',
-	'title',
-	'authorName',
-	'postCount',
-	'durationSeconds',
-	'url',
-	'coverUrl',
-	'fetchedAt',
-	'cached',
-	'cacheAgeSeconds',
-	'creditsCharged',
-	'page',
 ];
 
 describe('Simplify (version 2)', () => {
@@ -91,7 +78,7 @@ describe('Simplify (version 2)', () => {
 	it('off: every field of the service, media objects included, with creditsCharged and page', async () => {
 		const run = await asV2({ query: 'ocean waves', limit: 2, simplify: false });
 
-		expect(run.items.map(({ json }) => Object.keys(json))).toEqual([RAW, RAW]);
+		expect(run.items.map(({ json }) => Object.keys(json))).toEqual([RAW_FIELDS, RAW_FIELDS]);
 		expect(run.items[0].json.url).toMatchObject({
 			url_list: expect.arrayContaining([expect.any(String)]),
 		});
@@ -118,7 +105,7 @@ describe('version 1, as saved workflows have it', () => {
 	it('without it, the service fields unchanged; a version 2 parameter left in is ignored', async () => {
 		const run = await search({ query: 'ocean waves', limit: 1, simplify: true });
 
-		expect(Object.keys(run.items[0].json)).toEqual(RAW);
+		expect(Object.keys(run.items[0].json)).toEqual(RAW_FIELDS);
 	});
 });
 
@@ -132,7 +119,7 @@ describe('Output, as an AI tool', () => {
 	it('Raw sends every field', async () => {
 		const run = await asTool({ query: 'ocean waves', limit: 2, output: 'raw' });
 
-		expect(run.items.map(({ json }) => Object.keys(json))).toEqual([RAW, RAW]);
+		expect(run.items.map(({ json }) => Object.keys(json))).toEqual([RAW_FIELDS, RAW_FIELDS]);
 	});
 
 	it.each([

@@ -1,6 +1,7 @@
 import {
 	API_KEY,
 	fetchDirect,
+	RAW_FIELDS,
 	servicePage,
 	serviceFields,
 	useReferenceService,
@@ -43,20 +44,7 @@ describe('platforms and prices', () => {
 			cacheAgeSeconds: 0,
 		}));
 		expect(serviceFields(run)).toEqual(expected);
-		expect(Object.keys(run.items[0].json)).toEqual([
-			'soundId',
-			'title',
-			'authorName',
-			'postCount',
-			'durationSeconds',
-			'url',
-			'coverUrl',
-			'fetchedAt',
-			'cached',
-			'cacheAgeSeconds',
-			'creditsCharged',
-			'page',
-		]);
+		expect(Object.keys(run.items[0].json)).toEqual(RAW_FIELDS);
 	});
 
 	it('keeps the photo-and-video platform nulls as the service sends them', async () => {

@@ -3,6 +3,7 @@ import {
 	BY_KEYWORD,
 	itemOf,
 	keywordItems,
+	numberedKeywords,
 	useReferenceService,
 	type LedgerRequest,
 	type SearchExtras,
@@ -14,8 +15,6 @@ import {
 jest.setTimeout(60_000);
 
 const { service, search, calls } = useReferenceService();
-
-const words = (count: number) => Array.from({ length: count }, (_, index) => `kw${index}`);
 
 async function searchKeywords(
 	keywords: Array<{ keyword: string }>,
@@ -41,8 +40,10 @@ async function expectEverySoundOnce(
 	count: number,
 ) {
 	expect(run.error).toBeUndefined();
-	expect(run.items.map(itemOf)).toEqual(words(count).flatMap((_, index) => [index, index]));
-	expect(paidQueries(await calls()).sort()).toEqual(words(count).sort());
+	expect(run.items.map(itemOf)).toEqual(
+		numberedKeywords(count).flatMap((_, index) => [index, index]),
+	);
+	expect(paidQueries(await calls()).sort()).toEqual(numberedKeywords(count).sort());
 	expect((await service().ledger()).totals.creditsCharged).toBe(count);
 }
 
@@ -50,7 +51,7 @@ describe('a quota per window the node does not know', () => {
 	it('per second (20/s): every sound, exact credits, few refusals', async () => {
 		await service().setQuota({ limit: 20, windowMs: 1000 });
 		await service().setCapacity({ latencyMs: 20 });
-		const run = await searchKeywords(keywordItems(...words(100)));
+		const run = await searchKeywords(keywordItems(...numberedKeywords(100)));
 
 		await expectEverySoundOnce(run, 100);
 		// One overshoot finds the quota (about half of it), then the run keeps to it: a wave of
@@ -60,7 +61,7 @@ describe('a quota per window the node does not know', () => {
 
 	it('per window of seconds (15 per 3 s, as a per-minute quota): the whole quota, no wave as the window turns', async () => {
 		await service().setQuota({ limit: 15, windowMs: 3000 });
-		const run = await searchKeywords(keywordItems(...words(45)));
+		const run = await searchKeywords(keywordItems(...numberedKeywords(45)));
 
 		await expectEverySoundOnce(run, 45);
 		expect((await service().ledger()).quota.refused).toBeLessThanOrEqual(15);
@@ -69,7 +70,7 @@ describe('a quota per window the node does not know', () => {
 	it('a quota and a limit on calls in flight together', async () => {
 		await service().setQuota({ limit: 20, windowMs: 1000 });
 		await service().setCapacity({ capacity: 3, latencyMs: 100 });
-		const run = await searchKeywords(keywordItems(...words(50)));
+		const run = await searchKeywords(keywordItems(...numberedKeywords(50)));
 
 		await expectEverySoundOnce(run, 50);
 		const { quota, capacity } = await service().ledger();
@@ -81,7 +82,7 @@ describe('Max Wait on Rate Limits bounds time without progress', () => {
 	it('a list whose waits add up past it completes while it moves at the quota', async () => {
 		await service().setQuota({ limit: 5, windowMs: 1000 });
 		// 30 keywords at 5 a second: about 6 s, most of it waiting, against 2 s without progress.
-		const run = await searchKeywords(keywordItems(...words(30)), { rateLimitWait: 2 });
+		const run = await searchKeywords(keywordItems(...numberedKeywords(30)), { rateLimitWait: 2 });
 
 		await expectEverySoundOnce(run, 30);
 	});
@@ -91,7 +92,7 @@ describe('Max Wait on Rate Limits bounds time without progress', () => {
 			{ times: 'always', response: { status: 429, headers: { 'Retry-After': '1' } } },
 		]);
 		const started = Date.now();
-		const run = await searchKeywords(keywordItems(...words(5)), { rateLimitWait: 3 });
+		const run = await searchKeywords(keywordItems(...numberedKeywords(5)), { rateLimitWait: 3 });
 
 		expect(run.error?.message).toBe(
 			'The service is rate limiting this API key (429 Too Many Requests)',
@@ -107,7 +108,9 @@ describe('Max Wait on Rate Limits bounds time without progress', () => {
 describe("n8n's Request Options → Batching", () => {
 	const batching = { batching: { batch: { batchSize: 50, batchInterval: 1000 } } };
 	const withEmptyAt = (index: number, count: number) =>
-		keywordItems(...words(count)).map((item, at) => (at === index ? { keyword: '' } : item));
+		keywordItems(...numberedKeywords(count)).map((item, at) =>
+			at === index ? { keyword: '' } : item,
+		);
 
 	it('a bad item late in the list fails the run before any call, whatever the batches', async () => {
 		const run = await searchKeywords(withEmptyAt(60, 80), {}, { requestOptions: batching });
@@ -120,7 +123,7 @@ describe("n8n's Request Options → Batching", () => {
 
 	it('a good list still runs in its batches, every sound paid once', async () => {
 		const run = await searchKeywords(
-			keywordItems(...words(6)),
+			keywordItems(...numberedKeywords(6)),
 			{},
 			{ requestOptions: { batching: { batch: { batchSize: 4, batchInterval: 300 } } } },
 		);

@@ -85,6 +85,25 @@ export const soundIds = (run: { items: SearchRun['items'] }) =>
 /** A search whose keyword is each input item's `keyword`, and such input items. */
 export const BY_KEYWORD = { query: '={{ $json.keyword }}' };
 export const keywordItems = (...words: string[]) => words.map((keyword) => ({ keyword }));
+/** kw0, kw1… */
+export const numberedKeywords = (count: number) =>
+	Array.from({ length: count }, (_, index) => `kw${index}`);
+
+/** An item's fields in order with Simplify off: the service's sound, then the node's two. */
+export const RAW_FIELDS = [
+	'soundId',
+	'title',
+	'authorName',
+	'postCount',
+	'durationSeconds',
+	'url',
+	'coverUrl',
+	'fetchedAt',
+	'cached',
+	'cacheAgeSeconds',
+	'creditsCharged',
+	'page',
+];
 
 /** The input item an output item is paired with. */
 export const itemOf = ({ pairedItem }: { pairedItem?: unknown }) =>
