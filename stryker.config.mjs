@@ -51,8 +51,9 @@ export default {
 	dryRunTimeoutMinutes: 30,
 	incremental: !only,
 	incrementalFile: '.cache/stryker-incremental.json',
-	// Outside the tree: lint and prettier must not read the sandbox copies.
-	tempDirName: path.join(os.tmpdir(), 'stryker-sound-search'),
+	// Outside the tree: lint and prettier must not read the sandbox copies. One folder per run, so
+	// two runs (two worktrees) never clean up each other's sandboxes.
+	tempDirName: path.join(os.tmpdir(), `stryker-sound-search-${process.pid}`),
 	ignorePatterns: ['.cache', 'dist', 'artifacts', 'reports', 'bench'],
 	reporters: ['clear-text', 'progress', 'html', 'json'],
 	thresholds: { high: 90, low: 75, break: null },
