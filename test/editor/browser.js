@@ -5,7 +5,7 @@
 // a process of ours that close() stops by pid (its process group, its temporary profile removed);
 // the page talks to 127.0.0.1 only. Screenshots of every step go to artifacts/editor/*.png (or
 // artifacts/editor/<folder>/ for a browser given a folder: one per test file), and close() writes
-// what the run took and saw to summary.json there.
+// what the run took and saw to summary.json there. The docs' pictures: docsShot().
 
 const fs = require('node:fs');
 const path = require('node:path');
@@ -73,6 +73,18 @@ class EditorBrowser {
 	async shot(name, file = `${String(this.screenshots.length + 1).padStart(2, '0')}-${name}`) {
 		await this.page.screenshot({ path: path.join(this.dir, `${file}.png`) });
 		this.screenshots.push(`${file}.png`);
+	}
+
+	/**
+	 * A screenshot the docs show (docs/images/<file>.png): kept in the artifacts like any other; it
+	 * replaces the docs' picture only when DOCS_IMAGES=1, so a test run leaves the tree unchanged.
+	 * @param {string} file
+	 */
+	async docsShot(file) {
+		await this.shot(file, file);
+		if (process.env.DOCS_IMAGES !== '1') return;
+		const picture = path.join(__dirname, '..', '..', 'docs', 'images', `${file}.png`);
+		fs.copyFileSync(path.join(this.dir, `${file}.png`), picture);
 	}
 
 	/**

@@ -3,13 +3,10 @@
 // What a user sees in the output panel after running a new Sound Search node (version 2) in n8n's
 // editor: the notice with what the run cost, and Simplify's columns with creditsCharged in view
 // without scrolling. The stack of `npm start` (test/harness/stack/) in headless Chromium
-// (browser.js); the screenshot is kept as artifacts/editor/cost-notice.png and, for the docs, as
-// docs/images/cost-notice.png.
+// (browser.js); the screenshot is kept as artifacts/editor/cost-notice.png (docs/images/ with
+// DOCS_IMAGES=1).
 
-const fs = require('node:fs');
-const path = require('node:path');
 const stackModule = require('../harness/stack');
-const { REPO_ROOT } = require('../harness/packageTarball');
 const { EditorBrowser } = require('./browser');
 
 const { Stack, DEMO_OWNER } = stackModule;
@@ -90,8 +87,5 @@ test('after a run, the output panel shows the cost notice and creditsCharged wit
 		const column = await headers.filter({ hasText: 'creditsCharged' }).first().boundingBox();
 		expect(column && panel && column.x + column.width <= panel.x + panel.width).toBe(true);
 
-		await browser.shot('cost-notice', 'cost-notice');
-		const shot = path.join(REPO_ROOT, 'artifacts', 'editor', 'cost-notice.png');
-		fs.mkdirSync(path.join(REPO_ROOT, 'docs', 'images'), { recursive: true });
-		fs.copyFileSync(shot, path.join(REPO_ROOT, 'docs', 'images', 'cost-notice.png'));
+		await browser.docsShot('cost-notice');
 	}));

@@ -2,14 +2,12 @@
 
 // The weekly trend report (examples/weekly-trend-report.json) as people see it: after a week of
 // trend history in a real n8n, the page the example makes is opened in headless Chromium; its
-// chart and table are there, and the screenshot is kept as artifacts/editor/trend-report/weekly-trend-report.png
-// and docs/images/weekly-trend-report.png (the README's picture).
+// chart and table are there, and the screenshot is kept as
+// artifacts/editor/trend-report/weekly-trend-report.png (the README's picture in docs/images/ with
+// DOCS_IMAGES=1).
 
-const fs = require('node:fs');
-const path = require('node:path');
 const { useN8n } = require('../e2e/scenario');
 const { runHistoryWeek, runWeeklyReport } = require('../e2e/weeklyReport');
-const { REPO_ROOT } = require('../harness/packageTarball');
 const { EditorBrowser } = require('./browser');
 
 const scenario = useN8n();
@@ -48,8 +46,5 @@ test('the weekly trend report opens in the browser: a line per top riser, the ta
 	expect(table?.x).toBeGreaterThan((chart?.x ?? 0) + (chart?.width ?? 0));
 	expect(Math.abs((table?.y ?? 0) - (chart?.y ?? 0))).toBeLessThan(40);
 
-	await browser.shot('weekly-trend-report', 'weekly-trend-report');
-	const picture = path.join(REPO_ROOT, 'docs', 'images', 'weekly-trend-report.png');
-	fs.mkdirSync(path.dirname(picture), { recursive: true });
-	fs.copyFileSync(path.join(browser.dir, 'weekly-trend-report.png'), picture);
+	await browser.docsShot('weekly-trend-report');
 }, 300_000);
