@@ -9,7 +9,21 @@ source scripts/node24.sh
 results=.cache/test-results
 rm -rf "$results" && mkdir -p "$results"
 summary() { node scripts/test-summary.js "$results"/*.json; }
-trap summary EXIT
+# What the real-n8n layers need, installed once per machine (about 5 minutes on a fresh one), in
+# the background while the layers that need no n8n run; in its own process group, stopped with
+# the run if it ends first. The pinned n8n of each line must install. Redis, PostgreSQL and
+# Chromium (Debian packages, one apt at a time) are only begun here: the queue and editor layers
+# check them again and say what is missing.
+installs=.cache/n8n-host-install.log
+setsid bash -c 'for line in 2.x 1.x; do bash n8n-host/install.sh "$line" || exit 1; done
+  bash scripts/queue-env.sh install >/dev/null || true
+  bash scripts/ensure-chromium.sh >/dev/null || true' >"$installs" 2>&1 &
+install_pid=$!
+finish() {
+  kill -- "-$install_pid" 2>/dev/null || true
+  summary
+}
+trap finish EXIT
 
 # Built and packed once: every real-n8n suite and the scanner install this same tarball.
 echo "== build and npm pack"
@@ -25,8 +39,11 @@ layer() { npm run --silent "test:$1" -- --json --outputFile="$results/$1.json"; 
 layer unit && layer engine && layer reference-service
 echo "== release: workflows, tag check, dry run (npm pack + prepublishOnly guard), verification checks"
 layer release
-echo "== the pinned n8n of each line (installed once per machine; each prints its time)"
-for line in 2.x 1.x; do bash n8n-host/install.sh "$line"; done
+echo "== the pinned n8n of each line, Redis, PostgreSQL, Chromium (installed once per machine)"
+install_status=0
+wait "$install_pid" || install_status=$?
+cat "$installs"
+[ "$install_status" = 0 ]
 echo "== real n8n 2.x and 1.x: examples, the node's cases and its faults, end to end"
 layer e2e
 echo "== real n8n in queue mode: main + Redis + 3 workers + PostgreSQL"

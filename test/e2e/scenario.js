@@ -40,6 +40,8 @@ const SET_UP_TIMEOUT_MS = 600_000; // a cold machine installs n8n first (about 4
  *   valid key); trigger: the node a REST run starts from (default: the first node)
  */
 
+const soundIds = (/** @type {any[]} */ items) => items.map((item) => item.soundId);
+
 /** @param {number} ms */
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -156,6 +158,11 @@ class Scenario {
 		return /** @type {any[]} */ (data.items);
 	}
 
+	/** The soundIds the service lists first for a keyword right now. */
+	async topSoundIds(/** @type {string} */ q, /** @type {number} */ count) {
+		return soundIds(await this.searchService(q, count));
+	}
+
 	/** A REST call the editor makes that must answer 200; returns the answer's data. */
 	async ok(method, route, body = method === 'GET' ? undefined : {}) {
 		return n8n.dataOf(this.rest, method, route, body);
@@ -234,4 +241,4 @@ function useN8n(options = {}) {
 	return scenario;
 }
 
-module.exports = { useN8n, expectNoSecrets, sleep, KEYS, CREDENTIALS };
+module.exports = { useN8n, expectNoSecrets, sleep, soundIds, KEYS, CREDENTIALS };

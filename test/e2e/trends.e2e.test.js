@@ -1,20 +1,18 @@
 'use strict';
 
 // Sound trends in a real n8n: the Sound Search Trigger, activated, polled by n8n by itself (every
-// minute, the shortest Poll Times) while the service's catalogue changes; exactly the new (or
-// rising) sounds come out, each once, also across a restart. Activating makes n8n poll at once:
-// the polls the test does not wait a minute for (so the workflows set no minimum interval). A
-// growth window of 3 minutes on the real clock, the service's days moving the counts. Then the
-// trend examples. The rules of Rising (windows, re-alerts, ranking, memory) are proven in
-// test/engine/triggerRising.test.ts; here, what needs n8n: its own polls, its saved static data,
-// the real clock. Newest line only: the minute-long case, the 3-minute window (n8n's polling and
-// static data are the same on both lines; the alert example proves rising once on each), and the
-// Data Table examples (n8n 1.123's Data Table node does not find by name a table its REST API
-// just created).
+// minute, the shortest Poll Times) while the service's catalogue changes; exactly the new sounds
+// come out, each once, also across a restart. Activating makes n8n poll at once: the polls the
+// test does not wait a minute for (so the workflows set no minimum interval). Then the trend
+// examples. The rules of Rising (windows, re-alerts, ranking, memory) are proven in
+// test/engine/triggerRising.test.ts; the growth window on the real clock in trendWindow.e2e.test.js.
+// Newest line only: the minute-long case (n8n's polling is the same on both lines; the alert
+// example proves rising once on each) and the Data Table examples (n8n 1.123's Data Table node
+// does not find by name a table its REST API just created).
 
 const fs = require('node:fs');
 const path = require('node:path');
-const { useN8n, sleep } = require('./scenario');
+const { useN8n, sleep, soundIds } = require('./scenario');
 const { readSheet } = require('./sheets');
 const { runHistoryWeek, runWeeklyReport } = require('./weeklyReport');
 
@@ -22,11 +20,6 @@ const scenario = useN8n();
 const TRIGGER = 'Sound Trends';
 const MINUTE_POLL_TIMEOUT_MS = 80_000;
 const ALERT_KEYWORDS = ['lofi', 'rainy jazz', 'workout motivation'];
-
-const soundIds = (/** @type {any[]} */ items) => items.map((item) => item.soundId);
-/** The soundIds the service lists first for a keyword right now. */
-const topSoundIds = async (/** @type {string} */ q, /** @type {number} */ count) =>
-	soundIds(await scenario.searchService(q, count));
 
 /**
  * The growth of every sound of the keywords (their first 50) over `change`.
@@ -79,7 +72,7 @@ test('New Sound: polling by itself, exactly the new sounds come out, each once, 
 	expect(await scenario.runs(id)).toEqual([]); // the activation poll took the baseline
 
 	await scenario.service.passTime({ newSounds: { 'trend alpha': 2 } });
-	const expected = await topSoundIds('trend alpha', 2);
+	const expected = await scenario.topSoundIds('trend alpha', 2);
 	const [byItself] = await scenario.waitForRuns(id, 1, MINUTE_POLL_TIMEOUT_MS);
 	expect(byItself).toMatchObject({ mode: 'trigger', status: 'success' });
 	expect(soundIds(byItself.items(TRIGGER))).toEqual(expected);
@@ -94,56 +87,8 @@ test('New Sound: polling by itself, exactly the new sounds come out, each once, 
 	await scenario.pollNow(id);
 	const runs = await scenario.waitForRuns(id, 2);
 	expect(runs).toHaveLength(2);
-	expect(soundIds(runs[1].items(TRIGGER))).toEqual(await topSoundIds('trend beta', 1));
+	expect(soundIds(runs[1].items(TRIGGER))).toEqual(await scenario.topSoundIds('trend beta', 1));
 });
-
-test('Rising Sound within a 3-minute window: a rise fires, a steady grower stays quiet, a second rise fires again [newest n8n line only]', async () => {
-	// The steady grower gains 6 % a service day (26 % over the test: "since first seen" it would
-	// rise); the other jumps 50 % on day 1 and again on day 4.
-	await scenario.service.setTrend({
-		query: 'trend window',
-		index: 0,
-		postCount: 100_003,
-		dailyGrowth: 0.06,
-	});
-	const bursts = [1, 4].map((day) => ({ day, percent: 50 }));
-	await scenario.service.setTrend({
-		query: 'trend window',
-		index: 1,
-		postCount: 50_001,
-		dailyGrowth: 0,
-		bursts,
-	});
-	const [steady, bursty] = await topSoundIds('trend window', 2);
-	const id = await scenario.activate('rising-window'); // the baseline
-	const activatedAt = Date.now();
-	await sleep(2000);
-
-	await scenario.service.passTime({ days: 1 });
-	await scenario.pollNow(id);
-	const [first] = await scenario.waitForRuns(id, 1);
-	expect(soundIds(first.items(TRIGGER))).toEqual([bursty]);
-	expect(first.items(TRIGGER)[0]).toMatchObject({
-		rank: 1,
-		growthWindowHours: 0.05,
-		growthPercent: 50,
-	});
-
-	// Past a window after the first rise, n8n polling every minute meanwhile: the window now
-	// starts after the jump, and the steady grower's 12 % over two days is no rise.
-	await sleep(Math.max(0, activatedAt + 3.5 * 60_000 - Date.now()));
-	await scenario.service.passTime({ days: 2 });
-	await scenario.pollNow(id);
-	await sleep(3000);
-	expect(await scenario.runs(id)).toHaveLength(1);
-
-	await scenario.service.passTime({ days: 1 });
-	await scenario.pollNow(id);
-	const runs = await scenario.waitForRuns(id, 2);
-	expect(runs.map((run) => soundIds(run.items(TRIGGER)))).toEqual([[bursty], [bursty]]);
-	expect(runs[1].items(TRIGGER)[0]).toMatchObject({ growthPercent: 50 });
-	expect(soundIds(runs.flatMap((run) => run.items(TRIGGER)))).not.toContain(steady);
-}, 420_000);
 
 test('examples/rising-sounds-alert.json: the rising sounds of its keywords go to a CSV file, once', async () => {
 	// The test polls again within the hour the trigger would otherwise wait.

@@ -73,11 +73,12 @@ async function setupOwner(url, owner = {}) {
 	const request = session(url);
 	const names = { firstName: 'Harness', lastName: 'Owner' };
 	const body = { ...names, ...owner, email, password };
-	// n8n 1.x reports ready a moment before its REST routes exist: a 404 then means "not yet".
+	// n8n 1.x reports ready a moment before its REST routes exist: a 404 then means "not yet"
+	// (10 s were too few on a machine under load 19, with two n8n starting at once).
 	const setup = await poll(
 		() => request('POST', '/rest/owner/setup', body),
 		(answer) => answer.status !== 404,
-		10_000,
+		60_000,
 	);
 	// A restarted n8n on the same user folder already has its owner: then only log in.
 	if (setup.status !== 200 && !/already setup/.test(JSON.stringify(setup.body))) {

@@ -1,0 +1,63 @@
+'use strict';
+
+// The Sound Search Trigger's growth window on the real clock, in a real n8n: a window of 3
+// minutes (the shortest Growth Window), n8n polling every minute by itself and the test polling
+// at chosen moments, while the reference service's days move the counts. What the engine layer
+// cannot show: n8n's saved static data carrying the trigger's history from poll to poll, and
+// Date.now() of the n8n process measuring the window. The rules themselves are proven in
+// test/engine/triggerRising.test.ts. Newest line only: 3.5 minutes, and nothing line-specific
+// (trends.e2e.test.js proves rising once on each line). Its own file so that jest runs it beside
+// the others (scripts/layer.sh: two workers).
+
+const { useN8n, sleep, soundIds } = require('./scenario');
+
+const scenario = useN8n();
+const TRIGGER = 'Sound Trends';
+
+test('Rising Sound within a 3-minute window: a rise fires, a steady grower stays quiet, a second rise fires again [newest n8n line only]', async () => {
+	// The steady grower gains 6 % a service day (26 % over the test: "since first seen" it would
+	// rise); the other jumps 50 % on day 1 and again on day 4.
+	await scenario.service.setTrend({
+		query: 'trend window',
+		index: 0,
+		postCount: 100_003,
+		dailyGrowth: 0.06,
+	});
+	const bursts = [1, 4].map((day) => ({ day, percent: 50 }));
+	await scenario.service.setTrend({
+		query: 'trend window',
+		index: 1,
+		postCount: 50_001,
+		dailyGrowth: 0,
+		bursts,
+	});
+	const [steady, bursty] = await scenario.topSoundIds('trend window', 2);
+	const id = await scenario.activate('rising-window'); // the baseline
+	const activatedAt = Date.now();
+	await sleep(2000);
+
+	await scenario.service.passTime({ days: 1 });
+	await scenario.pollNow(id);
+	const [first] = await scenario.waitForRuns(id, 1);
+	expect(soundIds(first.items(TRIGGER))).toEqual([bursty]);
+	expect(first.items(TRIGGER)[0]).toMatchObject({
+		rank: 1,
+		growthWindowHours: 0.05,
+		growthPercent: 50,
+	});
+
+	// Past a window after the first rise, n8n polling every minute meanwhile: the window now
+	// starts after the jump, and the steady grower's 12 % over two days is no rise.
+	await sleep(Math.max(0, activatedAt + 3.5 * 60_000 - Date.now()));
+	await scenario.service.passTime({ days: 2 });
+	await scenario.pollNow(id);
+	await sleep(3000);
+	expect(await scenario.runs(id)).toHaveLength(1);
+
+	await scenario.service.passTime({ days: 1 });
+	await scenario.pollNow(id);
+	const runs = await scenario.waitForRuns(id, 2);
+	expect(runs.map((run) => soundIds(run.items(TRIGGER)))).toEqual([[bursty], [bursty]]);
+	expect(runs[1].items(TRIGGER)[0]).toMatchObject({ growthPercent: 50 });
+	expect(soundIds(runs.flatMap((run) => run.items(TRIGGER)))).not.toContain(steady);
+}, 420_000);
