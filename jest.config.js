@@ -11,8 +11,8 @@
  *   editor             the n8n editor in headless Chromium (scripts/ensure-chromium.sh)
  *   commands           every command the README names, run briefly as a user types it
  *
- * Real-n8n layers start about 1 GB processes: scripts/layer.sh runs queue and editor with `-w 1`,
- * e2e and commands with `-w 2` (their files mostly wait: on n8n's polls, on a command's end).
+ * Real-n8n layers start about 1 GB processes: scripts/layer.sh runs them two files at a time
+ * (`-w 2`: their files mostly wait, on n8n's polls, a browser, a command's end), queue mode `-w 1`.
  */
 const ts = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }] };
 const SECOND = 1000;

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs one test layer (a project of jest.config.js) with Node 24: `npm run test:<layer>`, extra
-# arguments go to jest. The queue and editor layers run one file at a time (each n8n takes about
-# 1 GB and a core while it starts); e2e and commands two at a time. The editor layer first makes
-# sure Chromium is there.
+# arguments go to jest. The real-n8n layers run two files at a time (each n8n takes about 1 GB and
+# a core while it starts; their files mostly wait), queue mode one (its stack is five processes).
+# The editor layer first makes sure Chromium is there.
 set -euo pipefail
 here="$(dirname "${BASH_SOURCE[0]}")"
 layer="${1:?usage: scripts/layer.sh <unit|engine|reference-service|release|e2e|queue|editor|commands|mutation> [jest args]}"
@@ -18,10 +18,10 @@ case "$layer" in
   *) projects=("$layer") ;;
 esac
 case "$layer" in
-  queue | editor | release) set -- -w 1 "$@" ;;
-  # Two files at once: an e2e file mostly waits on n8n (its polls, the real clock), and each
-  # command starts its own n8n on free ports of its own.
-  e2e | commands) set -- -w 2 "$@" ;;
+  queue | release) set -- -w 1 "$@" ;;
+  # Two files at once: an e2e file mostly waits on n8n (its polls, the real clock); each editor
+  # file and each command starts its own n8n (and browser) on free ports of its own.
+  e2e | editor | commands) set -- -w 2 "$@" ;;
 esac
 [ "$layer" = editor ] && bash "$here/ensure-chromium.sh"
 exec npx jest --selectProjects "${projects[@]}" "$@"
