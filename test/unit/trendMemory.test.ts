@@ -89,11 +89,27 @@ describe('TrendState: the memory in static data', () => {
 		state.record('photosocial:x', at(0, null));
 		const { stored } = reread(state);
 
-		const sounds = (stored.trends as { sounds: Record<string, number[]> }).sounds;
 		// [flags, t0, c0], then (seconds, posts) from the reading before: 25 h ago, 24 h, every 3 h.
 		const everyThreeHours = Array.from({ length: 8 }, () => [3 * HOUR, 3]).flat();
-		expect(sounds['shortvideo:7']).toEqual([0, NOW - 25 * HOUR, 9975, HOUR, 1, ...everyThreeHours]);
-		expect(sounds['photosocial:x']).toEqual([0, NOW]);
+		expect(stored.trends).toEqual({
+			v: 2,
+			baselined: [],
+			lastPollAt: NOW,
+			sounds: {
+				'shortvideo:7': [0, NOW - 25 * HOUR, 9975, HOUR, 1, ...everyThreeHours],
+				'photosocial:x': [0, NOW],
+			},
+		});
+	});
+
+	it('a count once not reported is never stored as an invented count: only when last seen', () => {
+		const state = new TrendState({});
+		for (const reading of [at(9 * HOUR, 500), at(5 * HOUR, null), at(0, 700)]) {
+			state.record('shortvideo:7', reading);
+		}
+		const { state: read } = reread(state);
+
+		expect(read.samples('shortvideo:7')).toEqual([at(0, null)]);
 	});
 
 	it('a second reading in the same second replaces the first', () => {

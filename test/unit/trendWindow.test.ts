@@ -53,8 +53,9 @@ describe('referenceSample: the reading a window starts from', () => {
 		expect(referenceSample([at(3 * DAY), at(36 * HOUR)], NOW, DAY)).toEqual(at(36 * HOUR));
 	});
 
-	it('no reading before now: no reference', () => {
+	it('no reading before now: no reference (one taken this second is none either)', () => {
 		expect(referenceSample([], NOW, DAY)).toBeUndefined();
+		expect(referenceSample([at(0)], NOW, DAY)).toBeUndefined();
 	});
 });
 
@@ -188,6 +189,12 @@ describe('isRising: grown by both thresholds within the window', () => {
 		expect(rises(4_001, 5_497, 36 * HOUR, { minGrowthPercent: 1, minGrowthPosts: 1000 })).toBe(
 			false,
 		);
+	});
+
+	it('a history younger than the window: the growth as measured, not scaled up to a window', () => {
+		// 19 % in 6 hours is not 20 % within the window.
+		expect(rises(10_001, 11_901, 6 * HOUR)).toBe(false);
+		expect(rises(10_001, 12_101, 6 * HOUR)).toBe(true);
 	});
 
 	it('a poll 30 seconds late still measures the window as is; 31 seconds late, per window', () => {
