@@ -110,7 +110,7 @@ function decode(record: number[]): SoundMemory {
 	const [flags, at] = record;
 	if (record.length === 2) return { flags, samples: [{ at, count: null }] };
 	const samples: Sample[] = [{ at, count: record[2] }];
-	for (let index = 3; index + 1 < record.length; index += 2) {
+	for (let index = 3; index < record.length; index += 2) {
 		const before = samples[samples.length - 1] as { at: number; count: number };
 		samples.push({ at: before.at + record[index], count: before.count + record[index + 1] });
 	}

@@ -112,11 +112,12 @@ export function samplesToKeep(samples: Sample[], now: number, windowSeconds: num
 	const kept = samples.filter((sample) => sample.at < start && sample.at >= stale).slice(-1);
 	let lastKept = -Infinity;
 	for (const sample of samples) {
-		if (sample.at < start || sample === latest) continue;
+		if (sample.at < start) continue;
 		if (sample.at - lastKept < windowSeconds / SLOTS) continue;
 		kept.push(sample);
 		lastKept = sample.at;
 	}
+	// The latest may be kept above already, or be too close to the one kept before it.
 	if (latest && last(kept) !== latest) kept.push(latest);
 	return kept;
 }

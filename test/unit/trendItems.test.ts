@@ -1,0 +1,84 @@
+import type { SearchInput } from '../../nodes/SoundSearch/shared/searchInput';
+import type { SearchPage } from '../../nodes/SoundSearch/shared/searchPage';
+import { trendItems, type TrendRules } from '../../nodes/SoundSearchTrigger/trendItems';
+import { TrendState } from '../../nodes/SoundSearchTrigger/trendState';
+
+// One poll's items from the pages its keywords found: each sound once, rising sounds ranked.
+// The engine layer (test/engine/triggerRising.test.ts, trigger.test.ts) proves the trigger's
+// polls; here, what its answers alone cannot set up (one sound under two keywords, ties in %).
+
+const DAY = 86400;
+const NOW = 1_800_000_000;
+
+const search = (query: string): SearchInput => ({
+	platform: 'shortvideo',
+	query,
+	limit: 50,
+	pageSize: 50,
+	output: { mode: 'raw' },
+	maxCredits: Infinity,
+	maxPages: 1,
+	maxRetries: 0,
+	timeoutMs: 10_000,
+	maxInFlight: 1,
+	rateLimitWait: 0,
+});
+/** One page of sounds, as [soundId, postCount]. */
+const pageOf = (...sounds: [string, number][]): SearchPage[] => [
+	{
+		sounds: sounds.map(([soundId, postCount]) => ({ soundId, postCount })),
+		nextCursor: null,
+		creditsCharged: 1,
+	},
+];
+const RISING: TrendRules = {
+	event: 'risingSound',
+	emitOnFirstPoll: false,
+	growthWindowHours: 24,
+	topRisers: 0,
+	manual: false,
+	minGrowthPercent: 20,
+	minGrowthPosts: 1000,
+};
+const NEW: TrendRules = { ...RISING, event: 'newSound', emitOnFirstPoll: true };
+const fields = (items: ReturnType<typeof trendItems>, ...names: string[]) =>
+	items.map(({ json }) => names.map((name) => json[name]));
+
+describe('one sound found by two keywords', () => {
+	const searches = [search('lofi'), search('study')];
+
+	it('New Sound: one item, under the first keyword that found it', () => {
+		const pages = [pageOf(['a', 100], ['b', 200]), pageOf(['b', 200], ['c', 300])];
+		const items = trendItems(new TrendState({}), searches, pages, NEW, NOW);
+
+		expect(fields(items, 'soundId', 'query', 'rank')).toEqual([
+			['a', 'lofi', 1],
+			['b', 'lofi', 2],
+			['c', 'study', 3],
+		]);
+	});
+
+	it('Rising Sound: one item, with its growth within the window', () => {
+		const state = new TrendState({});
+		trendItems(state, searches, [pageOf(['b', 10_001]), pageOf(['b', 10_001])], RISING, NOW - DAY);
+		const pages = [pageOf(['b', 15_001]), pageOf(['b', 15_001])];
+		const items = trendItems(state, searches, pages, RISING, NOW);
+
+		expect(fields(items, 'soundId', 'query', 'growthPosts', 'postCountThen')).toEqual([
+			['b', 'lofi', 5_000, 10_001],
+		]);
+	});
+});
+
+it('Rising Sound: of two sounds grown by the same %, the one grown by more posts ranks first', () => {
+	const state = new TrendState({});
+	const searches = [search('lofi')];
+	trendItems(state, searches, [pageOf(['small', 10_002], ['big', 20_004])], RISING, NOW - DAY);
+	const pages = [pageOf(['small', 15_003], ['big', 30_006])];
+	const items = trendItems(state, searches, pages, RISING, NOW);
+
+	expect(fields(items, 'soundId', 'rank', 'growthPercent', 'growthPosts')).toEqual([
+		['big', 1, 50, 10_002],
+		['small', 2, 50, 5_001],
+	]);
+});
