@@ -109,3 +109,35 @@ describe('CallScheduler: holding the run off', () => {
 		end();
 	});
 });
+
+describe('CallScheduler: pacing to a quota', () => {
+	/** Calls 0-3 went through at 0, 4-7 were refused with nothing in flight: 4 per second. */
+	async function quotaOfFour() {
+		const run = await queued(8, { maxInFlight: 8, firstWave: 8, ...BUDGET });
+		for (const index of [0, 1, 2, 3]) await run.settle(index, ok);
+		for (const index of [4, 5, 6, 7]) await run.settle(index, tooMany(1));
+		await run.more(8);
+		return run;
+	}
+
+	it('starts the next window once the oldest call leaves it, four at once', async () => {
+		const { counts, end } = await quotaOfFour();
+		await tick(1024);
+		expect(counts.started).toBe(8);
+		await tick(1);
+		expect(counts.started).toBe(12);
+		end();
+	});
+
+	it('a 5xx or a timeout may have reached the service: it counts against the quota', async () => {
+		const { counts, settle, end } = await quotaOfFour();
+		await tick(1100);
+		for (const index of [8, 9, 10, 11]) await settle(index, neutral);
+		// They left the window 1025 ms after they were answered, not when they started.
+		await tick(1024);
+		expect(counts.started).toBe(12);
+		await tick(1);
+		expect(counts.started).toBe(16);
+		end();
+	});
+});
