@@ -1,4 +1,4 @@
-import { RateQuota, type QuotaHint } from '../../nodes/SoundSearch/shared/rateQuota';
+import { quotaHint, RateQuota, type QuotaHint } from '../../nodes/SoundSearch/shared/rateQuota';
 
 // RateQuota takes the time as an argument: each test plays a run on a clock of its own (ms).
 
@@ -216,5 +216,39 @@ describe('RateQuota: when the service took a call', () => {
 		quota.started(8, 200_100);
 		// 5, 6, 7 and 8: the quota is full (forgetting call 5 would let a fifth start).
 		expect(quota.delayMs(200_100)).toBe(925);
+	});
+});
+
+describe('quotaHint: what the headers of a 429 state', () => {
+	it.each([
+		[
+			'RateLimit-Policy over RateLimit-Limit',
+			{ 'ratelimit-policy': '5;w=2', 'ratelimit-limit': '10' },
+			5,
+			2000,
+		],
+		[
+			'RateLimit-Limit over X-RateLimit-Limit',
+			{ 'ratelimit-limit': '10', 'x-ratelimit-limit': '20' },
+			10,
+			undefined,
+		],
+		['a space before the count and the window', { 'ratelimit-limit': ' 10; w=30' }, 10, 30_000],
+		[
+			'a named policy (no leading count): the window only',
+			{ 'ratelimit-policy': '"burst";q=100;w=60' },
+			undefined,
+			60_000,
+		],
+		['a count or a window of 0: none', { 'ratelimit-limit': '0;w=0' }, undefined, undefined],
+		[
+			'a count past what a number holds: none',
+			{ 'x-ratelimit-limit': '99999999999999999999' },
+			undefined,
+			undefined,
+		],
+		['a value that is not text', { 'ratelimit-limit': 10 }, undefined, undefined],
+	])('%s', (_case, headers, limit, windowMs) => {
+		expect(quotaHint(headers, 1000)).toEqual({ retryAfterMs: 1000, limit, windowMs });
 	});
 });
