@@ -46,6 +46,7 @@ async function queued(count: number, settings: SchedulerSettings) {
 	const settle = async (index: number, verdict: CallVerdict) => {
 		finishers[index]();
 		(await all[index]).release(verdict);
+		await tick();
 	};
 	const more = async (extra: number) => {
 		all.push(...Array.from({ length: extra }, start));
@@ -138,6 +139,64 @@ describe('CallScheduler: pacing to a quota', () => {
 		expect(counts.started).toBe(12);
 		await tick(1);
 		expect(counts.started).toBe(16);
+		end();
+	});
+});
+
+describe('CallScheduler: the bound on calls in flight', () => {
+	it('a 429 with nothing in flight ends the slow start: the bound then grows one per 8 successes', async () => {
+		const { counts, settle, end } = await queued(20, { maxInFlight: 8, firstWave: 2, ...BUDGET });
+		await settle(0, tooMany(0)); // nothing of the run in flight before it: a quota, bound kept
+		for (const index of [1, 2, 3, 4, 5, 6, 7]) await settle(index, ok);
+		expect(counts.started).toBe(10); // 2 at a time (slow start would be at 5 by now)
+		await settle(8, ok); // the 8th success
+		expect(counts.started).toBe(12);
+		end();
+	});
+
+	it('the first call started after a decrease, refused, is a new wave: the bound drops again', async () => {
+		const { counts, settle, end } = await queued(12, { maxInFlight: 6, firstWave: 6, ...BUDGET });
+		await settle(3, reset()); // 0-2 served: the bound is 3
+		for (const index of [4, 5]) await settle(index, reset()); // the same wave
+		await settle(0, ok);
+		expect(counts.started).toBe(7); // call 6, the first after the decrease
+		await settle(6, reset()); // 1 and 2 served: the bound is 2
+		await settle(1, ok);
+		expect(counts.started).toBe(8); // 2 and one more (a bound of 3 would start two)
+		end();
+	});
+
+	it('a second wave of refusals that could be a quota does not grow the bound at the first wave pace', async () => {
+		const { counts, settle, end } = await queued(30, { maxInFlight: 8, firstWave: 8, ...BUDGET });
+		// First wave: 0-3 in flight when 4-7 are refused. A bound of 4, grown back quickly.
+		for (const index of [4, 5, 6, 7]) await settle(index, tooMany(1));
+		await settle(0, ok);
+		await settle(8, ok); // the call beyond the candidate quota went through: no quota
+		expect(counts.started).toBe(11); // 1-3, 9, 10: the bound is 5
+		// Second wave: 1-3 and 9 in flight when 10 is refused. The bound drops to 4, for good.
+		await settle(10, tooMany(1));
+		for (const index of [1, 2]) await settle(index, ok);
+		await settle(11, ok); // the call beyond this wave's candidate went through too
+		expect(counts.started).toBe(14); // 3, 9 and two more: the bound is 4 (5 at that pace)
+		end();
+	});
+});
+
+describe('CallScheduler: waiting calls', () => {
+	it('set no timer while they wait for a slot, and one while the run holds off', async () => {
+		const { counts, settle, more, end } = await queued(8, {
+			maxInFlight: 2,
+			firstWave: 2,
+			...BUDGET,
+		});
+		expect(jest.getTimerCount()).toBe(0);
+		await settle(0, reset(500)); // nothing served: the run holds off, one at a time
+		await settle(1, reset(500));
+		await more(1); // a call queued during the hold-off sets no second timer
+		expect(jest.getTimerCount()).toBe(1);
+		await tick(500);
+		expect(counts.started).toBe(3);
+		expect(jest.getTimerCount()).toBe(0); // the bound is full again: nothing to wake
 		end();
 	});
 });

@@ -30,7 +30,9 @@ describe('CallScheduler: a run that stops', () => {
 		expect(scheduler.isStopped).toBe(true);
 		await expect(queued).rejects.toBe(reason);
 		first.finish();
-		expect((await sent).outcome).toBe('answered');
+		const { outcome, release } = await sent;
+		expect(outcome).toBe('answered');
+		release({ kind: 'ok' }); // a free slot: still nothing starts
 		await expect(scheduler.send(openCall(counts).call)).rejects.toBe(reason);
 		expect(counts.calls).toBe(1);
 	});

@@ -151,23 +151,61 @@ describe('RateQuota: a refusal with calls in flight, a candidate quota', () => {
 
 	it('a known quota stays known when a later refusal could be a limit on calls in flight', () => {
 		const { quota } = quotaOfFour();
-		for (const seq of [5, 6]) quota.started(seq, 1100);
-		expect(quota.refused(6, tooMany(1000), 1, 7, 1150)).toBe('calls in flight');
-		for (const seq of [7, 8, 9]) quota.started(seq, 1150);
+		for (const seq of [5, 6, 7, 8, 9]) quota.started(seq, 1025);
+		expect(quota.refused(9, tooMany(1000), 4, 10, 1125)).toBe('calls in flight');
+		for (const seq of [5, 6, 7, 8]) quota.answered(seq, 1125);
 		// A candidate would let a call beyond it start; the known quota does not.
-		expect(quota.delayMs(1150)).toBeGreaterThan(0);
+		expect(quota.delayMs(1125)).toBeGreaterThan(0);
+	});
+
+	it('a quota the headers state is one at once, even with calls in flight', () => {
+		const quota = new RateQuota();
+		for (const seq of [0, 1, 2]) quota.started(seq, 0);
+		expect(quota.refused(2, tooMany(1000, { limit: 2 }), 2, 3, 100)).toBe('quota found');
+	});
+
+	it('the call beyond it, answered after the candidate was confirmed another way, leaves the quota', () => {
+		const { quota } = candidateOfFour();
+		quota.started(5, 150);
+		quota.started(6, 150);
+		quota.refused(6, tooMany(1000, { limit: 4 }), 1, 7, 200);
+		quota.answered(5, 250);
+		quota.started(7, 250);
+		expect(quota.delayMs(250)).toBeGreaterThan(0);
+	});
+
+	it('the call beyond it refused when nothing of the run is left in the window: a later one tests again', () => {
+		const { quota } = candidateOfFour();
+		quota.started(5, 150);
+		// Refused after the window moved on: it explains nothing; the candidate stays untested.
+		expect(quota.refused(5, tooMany(1000), 0, 6, 1200)).toBe('quota');
+		for (const seq of [6, 7, 8, 9]) quota.started(seq, 1200);
+		expect(quota.delayMs(1200)).toBe(0);
 	});
 });
 
 describe('RateQuota: when the service took a call', () => {
 	it('places a slow answer at the answer less the quickest round trip seen', () => {
 		const quota = new RateQuota();
-		served(quota, [0], 0, 100); // round trip 100: taken at 0
-		served(quota, [1], 0, 600); // taken at 500 at the latest
-		quota.started(2, 0);
-		quota.refused(2, tooMany(1000), 0, 3, 600);
-		quota.started(3, 1100); // call 0 left the window; call 1 is still in it
-		expect(quota.delayMs(1100)).toBe(500 + 1025 - 1100);
+		for (const seq of [0, 1, 2]) quota.started(seq, 10_000);
+		quota.answered(1, 10_100); // round trip 100: taken at 10 000
+		quota.answered(0, 10_600); // taken at 10 500 at the latest
+		quota.refused(2, tooMany(1000), 0, 3, 10_600);
+		expect(quota.delayMs(10_600)).toBe(10_000 + 1025 - 10_600); // the oldest first
+		quota.started(3, 11_100); // call 1 left the window; call 0 is still in it
+		expect(quota.delayMs(11_100)).toBe(10_500 + 1025 - 11_100);
+	});
+
+	it('counts what the service took before the refused call: not later calls, nor a call a whole window old', () => {
+		const quota = new RateQuota();
+		served(quota, [0], 0, 100); // taken at 0: a window before the refusal
+		served(quota, [1, 2], 500, 600);
+		for (const seq of [3, 4, 5]) quota.started(seq, 600); // 3 refused; 4 and 5 after it
+		quota.answered(5, 700);
+		quota.refused(3, tooMany(1000), 0, 6, 1000);
+		quota.started(6, 1000);
+		// A quota of 2 (calls 1 and 2): call 4 in flight and 6 fill it.
+		expect(quota.delayMs(1000)).toBe(Infinity);
 	});
 
 	it('a known quota refused anew at its size widens the margin, up to a tenth of the window', () => {
