@@ -199,4 +199,12 @@ describe('CallScheduler: waiting calls', () => {
 		expect(jest.getTimerCount()).toBe(0); // the bound is full again: nothing to wake
 		end();
 	});
+
+	it('a run with nothing queued keeps no timer', async () => {
+		const { settle, end } = await queued(2, { maxInFlight: 2, ...BUDGET });
+		await settle(0, ok);
+		await settle(1, neutral);
+		expect(jest.getTimerCount()).toBe(0);
+		end();
+	});
 });

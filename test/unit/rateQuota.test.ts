@@ -1,4 +1,4 @@
-import { quotaHint, RateQuota, type QuotaHint } from '../../nodes/SoundSearch/shared/rateQuota';
+import { RateQuota, type QuotaHint } from '../../nodes/SoundSearch/shared/rateQuota';
 
 // RateQuota takes the time as an argument: each test plays a run on a clock of its own (ms).
 
@@ -174,6 +174,19 @@ describe('RateQuota: a refusal with calls in flight, a candidate quota', () => {
 		expect(quota.delayMs(250)).toBeGreaterThan(0);
 	});
 
+	it('another call of the wave refused while the call beyond it is out: that call still tells', () => {
+		const quota = new RateQuota();
+		for (const seq of [0, 1, 2, 3, 4, 5]) quota.started(seq, 0);
+		quota.refused(4, tooMany(1000), 4, 6, 100); // a candidate of 4
+		for (const seq of [0, 1, 2]) quota.answered(seq, 150);
+		quota.started(6, 150); // beyond the candidate
+		quota.refused(5, tooMany(1000), 1, 7, 200); // 3 still in flight: no news
+		quota.answered(6, 250); // it went through: no quota
+		quota.answered(3, 250);
+		for (const seq of [7, 8, 9, 10, 11]) quota.started(seq, 250);
+		expect(quota.delayMs(250)).toBe(0);
+	});
+
 	it('the call beyond it refused when nothing of the run is left in the window: a later one tests again', () => {
 		const { quota } = candidateOfFour();
 		quota.started(5, 150);
@@ -223,6 +236,26 @@ describe('RateQuota: when the service took a call', () => {
 		expect(margins).toEqual([50, 100, 100]);
 	});
 
+	it('the first call started after a wave was read opens a new wave', () => {
+		const { quota } = quotaOfFour(); // calls up to 4 belong to the wave read
+		quota.started(5, 1025);
+		// Back in 2 s: the window grows to 2 s, calls 0-3 fill it: the quota refused at its size.
+		quota.refused(5, tooMany(2000), 0, 6, 1125);
+		expect(quota.delayMs(1125)).toBe(2000 + 50 - 1125);
+	});
+
+	it('a refusal of an old wave read late does not move the wave on', () => {
+		const { quota } = quotaOfFour();
+		served(quota, [5, 6, 7, 8], 1025, 1125);
+		for (const seq of [9, 10]) quota.started(seq, 1025);
+		quota.refused(9, tooMany(1000), 0, 11, 1125); // a new wave: margin 50
+		served(quota, [11, 12, 13, 14], 2075, 2175);
+		quota.started(15, 2075);
+		quota.refused(10, tooMany(1000), 0, 16, 2175); // the wave of 9, read late
+		quota.refused(15, tooMany(1000), 0, 16, 2175); // a new wave: margin 100
+		expect(quota.delayMs(2175)).toBe(2075 + 1100 - 2175);
+	});
+
 	it('keeps its margin for a refusal of the same wave, one with fewer calls, or one stating the limit', () => {
 		const { quota } = quotaOfFour();
 		served(quota, [5, 6, 7, 8], 1025, 1125);
@@ -254,39 +287,5 @@ describe('RateQuota: when the service took a call', () => {
 		quota.started(8, 200_100);
 		// 5, 6, 7 and 8: the quota is full (forgetting call 5 would let a fifth start).
 		expect(quota.delayMs(200_100)).toBe(925);
-	});
-});
-
-describe('quotaHint: what the headers of a 429 state', () => {
-	it.each([
-		[
-			'RateLimit-Policy over RateLimit-Limit',
-			{ 'ratelimit-policy': '5;w=2', 'ratelimit-limit': '10' },
-			5,
-			2000,
-		],
-		[
-			'RateLimit-Limit over X-RateLimit-Limit',
-			{ 'ratelimit-limit': '10', 'x-ratelimit-limit': '20' },
-			10,
-			undefined,
-		],
-		['a space before the count and the window', { 'ratelimit-limit': ' 10; w=30' }, 10, 30_000],
-		[
-			'a named policy (no leading count): the window only',
-			{ 'ratelimit-policy': '"burst";q=100;w=60' },
-			undefined,
-			60_000,
-		],
-		['a count or a window of 0: none', { 'ratelimit-limit': '0;w=0' }, undefined, undefined],
-		[
-			'a count past what a number holds: none',
-			{ 'x-ratelimit-limit': '99999999999999999999' },
-			undefined,
-			undefined,
-		],
-		['a value that is not text', { 'ratelimit-limit': 10 }, undefined, undefined],
-	])('%s', (_case, headers, limit, windowMs) => {
-		expect(quotaHint(headers, 1000)).toEqual({ retryAfterMs: 1000, limit, windowMs });
 	});
 });
