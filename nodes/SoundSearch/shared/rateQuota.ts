@@ -163,9 +163,10 @@ export class RateQuota {
 	/** Calls started before `beforeSeq` that are in flight or were placed after `since`. */
 	private count(since: number, beforeSeq: number) {
 		let count = 0;
-		// Stryker disable next-line EqualityOperator: refused() deletes the refused call before it counts, so `seq <= beforeSeq` counts the same calls
-		for (const [seq, call] of this.calls)
+		for (const [seq, call] of this.calls) {
+			// Stryker disable next-line EqualityOperator: refused() deletes the refused call before it counts, so `seq <= beforeSeq` counts the same calls
 			if (seq < beforeSeq && (!call.answered || call.at > since)) count += 1;
+		}
 		return count;
 	}
 
@@ -173,8 +174,9 @@ export class RateQuota {
 	// Stryker disable next-line BlockStatement: it only bounds memory; count() and delayMs() skip calls out of the window
 	private forget(now: number) {
 		const keepSince = now - Math.max(this.spanMs(), 60_000) * 2;
-		// Stryker disable next-line ConditionalExpression,EqualityOperator: memory only, as above (a call kept or dropped at keepSince is out of every window)
-		for (const [seq, call] of this.calls)
+		for (const [seq, call] of this.calls) {
+			// Stryker disable next-line ConditionalExpression,EqualityOperator: memory only, as above (a call kept or dropped at keepSince is out of every window)
 			if (call.answered && call.at < keepSince) this.calls.delete(seq);
+		}
 	}
 }
