@@ -1,4 +1,3 @@
-import { quotaHint } from '../../nodes/SoundSearch/shared/rateQuota';
 import {
 	MAX_RETRY_AFTER_MS,
 	failureVerdict,
@@ -79,23 +78,5 @@ describe('retry policy', () => {
 			hint: { retryAfterMs: 2000, limit: 10, windowMs: 1000 },
 		});
 		expect(failureVerdict({ code: 'ECONNRESET' })).toEqual({ kind: 'congested', waitMs: 1000 });
-	});
-
-	it.each([
-		['RateLimit-Policy', { 'ratelimit-policy': '60;w=60' }, { limit: 60, windowMs: 60_000 }],
-		[
-			'RateLimit-Limit with a window',
-			{ 'ratelimit-limit': '10, 10;w=1' },
-			{ limit: 10, windowMs: 1000 },
-		],
-		['X-RateLimit-Limit', { 'x-ratelimit-limit': '100' }, { limit: 100, windowMs: undefined }],
-		['no header', {}, { limit: undefined, windowMs: undefined }],
-		[
-			'a value that is no count',
-			{ 'x-ratelimit-limit': 'many' },
-			{ limit: undefined, windowMs: undefined },
-		],
-	])('reads a quota from %s', (_case, headers, stated) => {
-		expect(quotaHint(headers, 1000)).toEqual({ retryAfterMs: 1000, ...stated });
 	});
 });

@@ -72,12 +72,15 @@ export class RateQuota {
 	private probeSeq: number | undefined;
 
 	/** Refusals of calls started before this sequence number belong to the wave already read. */
+	// Stryker disable next-line UnaryOperator: only call 0 can tell -1 from 1, and its refusal (no call before it) sets no quota whose margin a wave could widen
 	private waveSeq = -1;
 
 	started(seq: number, now: number) {
 		this.calls.set(seq, { at: now, answered: false });
+		// Stryker disable next-line ConditionalExpression: a confirmed quota never lets a call start beyond it (delayMs), so `used > limit` is false for it anyway
 		if (this.quota && !this.quota.confirmed && this.used(now) > this.quota.limit)
 			this.probeSeq ??= seq;
+		// Stryker disable next-line CallExpression: forgetting only bounds memory (see forget)
 		this.forget(now);
 	}
 
@@ -142,10 +145,11 @@ export class RateQuota {
 		// Calls in flight stay in the window until answered: the answer may be what frees a slot.
 		const answered = [...this.calls.values()].filter((call) => call.answered);
 		const times = answered.map((call) => call.at).sort((a, b) => a - b);
-		const inWindow = times.filter((at) => at > now - this.spanMs());
 		const roomLeft = quota.limit - (this.calls.size - answered.length);
 		if (roomLeft <= 0) return Infinity;
-		return Math.max(1, inWindow[inWindow.length - roomLeft] + this.spanMs() - now);
+		// The quota is full, so at least `roomLeft` answered calls are in the window: the one that
+		// frees the slot is never an older one, which is why `times` needs no filter on the window.
+		return Math.max(1, times[times.length - roomLeft] + this.spanMs() - now);
 	}
 
 	private spanMs() {
@@ -159,15 +163,20 @@ export class RateQuota {
 	/** Calls started before `beforeSeq` that are in flight or were placed after `since`. */
 	private count(since: number, beforeSeq: number) {
 		let count = 0;
-		for (const [seq, call] of this.calls)
+		for (const [seq, call] of this.calls) {
+			// Stryker disable next-line EqualityOperator: refused() deletes the refused call before it counts, so `seq <= beforeSeq` counts the same calls
 			if (seq < beforeSeq && (!call.answered || call.at > since)) count += 1;
+		}
 		return count;
 	}
 
 	/** Answered calls older than any window read so far say nothing more. */
+	// Stryker disable next-line BlockStatement: it only bounds memory; count() and delayMs() skip calls out of the window
 	private forget(now: number) {
 		const keepSince = now - Math.max(this.spanMs(), 60_000) * 2;
-		for (const [seq, call] of this.calls)
+		for (const [seq, call] of this.calls) {
+			// Stryker disable next-line ConditionalExpression,EqualityOperator: memory only, as above (a call kept or dropped at keepSince is out of every window)
 			if (call.answered && call.at < keepSince) this.calls.delete(seq);
+		}
 	}
 }

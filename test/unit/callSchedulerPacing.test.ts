@@ -1,0 +1,210 @@
+import {
+	CallScheduler,
+	RunStopped,
+	type CallVerdict,
+	type SchedulerSettings,
+} from '../../nodes/SoundSearch/shared/callScheduler';
+
+// Pacing on jest's fake clock (Date.now and timers): exact times, no waiting.
+
+beforeEach(() => jest.useFakeTimers({ now: 0 }));
+afterEach(() => jest.useRealTimers());
+
+/** Lets the clock run `ms` (0: only what is due), settling promises on the way. */
+const tick = async (ms = 0) => await jest.advanceTimersByTimeAsync(ms);
+
+const ok: CallVerdict = { kind: 'ok' };
+const neutral: CallVerdict = { kind: 'neutral' };
+/** A refused or reset connection asking to hold off `waitMs`: no quota hint. */
+const reset = (waitMs = 0): CallVerdict => ({ kind: 'congested', waitMs });
+/** A 429 asking to come back in `seconds`, and what its headers state of a quota. */
+const tooMany = (seconds: number, stated: { limit?: number; windowMs?: number } = {}) =>
+	({
+		kind: 'congested',
+		waitMs: seconds * 1000,
+		hint: { retryAfterMs: seconds * 1000, ...stated },
+	}) as CallVerdict;
+
+/** `count` calls queued at once; each stays out until the test settles it with a verdict. */
+async function queued(count: number, settings: SchedulerSettings) {
+	const scheduler = new CallScheduler(settings);
+	const counts = { started: 0 };
+	const finishers: Array<() => void> = [];
+	const start = () => {
+		const index = finishers.length;
+		finishers.push(() => {});
+		const sent = scheduler.send(async () => {
+			counts.started += 1;
+			await new Promise<void>((resolve) => (finishers[index] = resolve));
+		});
+		sent.catch(() => undefined);
+		return sent;
+	};
+	const all = Array.from({ length: count }, start);
+	await tick();
+	/** Call `index` answers now and is released with `verdict`. */
+	const settle = async (index: number, verdict: CallVerdict) => {
+		finishers[index]();
+		(await all[index]).release(verdict);
+		await tick();
+	};
+	const more = async (extra: number) => {
+		all.push(...Array.from({ length: extra }, start));
+		await tick();
+	};
+	const end = () => {
+		scheduler.stop(new RunStopped());
+		for (const finish of finishers) finish();
+	};
+	return { scheduler, counts, settle, more, end };
+}
+
+const BUDGET = { rateLimitWaitMs: 10_000 };
+
+describe('CallScheduler: Max Wait on Rate Limits', () => {
+	it('allows a wait that ends exactly at the budget, not a millisecond more', async () => {
+		const { scheduler, settle, end } = await queued(2, { maxInFlight: 2, rateLimitWaitMs: 1000 });
+		await tick(400);
+		expect(scheduler.mayWaitForRateLimit(600)).toBe(true);
+		expect(scheduler.mayWaitForRateLimit(601)).toBe(false);
+		await settle(0, ok); // progress at 400: the budget counts from here
+		expect(scheduler.mayWaitForRateLimit(1000)).toBe(true);
+		expect(scheduler.mayWaitForRateLimit(1001)).toBe(false);
+		await settle(1, reset()); // a refusal is no progress
+		await tick(100);
+		expect(scheduler.mayWaitForRateLimit(1000)).toBe(false);
+		end();
+	});
+});
+
+describe('CallScheduler: holding the run off', () => {
+	it('a refusal with nothing of the run in flight before it holds every call off for as long as asked', async () => {
+		const { counts, settle, end } = await queued(6, { maxInFlight: 2, firstWave: 2, ...BUDGET });
+		await settle(0, reset(300)); // call 1 started after call 0: nothing served
+		await settle(1, ok);
+		await tick(299);
+		expect(counts.started).toBe(2);
+		await tick(1);
+		expect(counts.started).toBe(3); // a refused connection with none served: one at a time
+		end();
+	});
+
+	it('a shorter hold-off asked later does not cut a longer one short', async () => {
+		const { counts, settle, end } = await queued(6, { maxInFlight: 2, firstWave: 2, ...BUDGET });
+		await settle(0, reset(500));
+		await settle(1, reset(100));
+		await tick(499);
+		expect(counts.started).toBe(2);
+		await tick(1);
+		expect(counts.started).toBeGreaterThan(2);
+		end();
+	});
+
+	it('a refusal with calls before it in flight holds nobody off: a freed slot is used at once', async () => {
+		const { counts, settle, end } = await queued(8, { maxInFlight: 4, ...BUDGET });
+		await settle(2, reset(5000)); // calls 0 and 1 served: the bound drops to 2
+		await settle(0, ok);
+		await settle(1, ok);
+		await tick();
+		expect(counts.started).toBe(5); // call 3 still out and one more: the bound of 2
+		end();
+	});
+});
+
+describe('CallScheduler: pacing to a quota', () => {
+	/** Calls 0-3 went through at 0, 4-7 were refused with nothing in flight: 4 per second. */
+	async function quotaOfFour() {
+		const run = await queued(8, { maxInFlight: 8, firstWave: 8, ...BUDGET });
+		for (const index of [0, 1, 2, 3]) await run.settle(index, ok);
+		for (const index of [4, 5, 6, 7]) await run.settle(index, tooMany(1));
+		await run.more(8);
+		return run;
+	}
+
+	it('starts the next window once the oldest call leaves it, four at once', async () => {
+		const { counts, end } = await quotaOfFour();
+		await tick(1024);
+		expect(counts.started).toBe(8);
+		await tick(1);
+		expect(counts.started).toBe(12);
+		end();
+	});
+
+	it('a 5xx or a timeout may have reached the service: it counts against the quota', async () => {
+		const { counts, settle, end } = await quotaOfFour();
+		await tick(1100);
+		for (const index of [8, 9, 10, 11]) await settle(index, neutral);
+		// They left the window 1025 ms after they were answered, not when they started.
+		await tick(1024);
+		expect(counts.started).toBe(12);
+		await tick(1);
+		expect(counts.started).toBe(16);
+		end();
+	});
+});
+
+describe('CallScheduler: the bound on calls in flight', () => {
+	it('a 429 with nothing in flight ends the slow start: the bound then grows one per 8 successes', async () => {
+		const { counts, settle, end } = await queued(20, { maxInFlight: 8, firstWave: 2, ...BUDGET });
+		await settle(0, tooMany(0)); // nothing of the run in flight before it: a quota, bound kept
+		for (const index of [1, 2, 3, 4, 5, 6, 7]) await settle(index, ok);
+		expect(counts.started).toBe(10); // 2 at a time (slow start would be at 5 by now)
+		await settle(8, ok); // the 8th success
+		expect(counts.started).toBe(12);
+		end();
+	});
+
+	it('the first call started after a decrease, refused, is a new wave: the bound drops again', async () => {
+		const { counts, settle, end } = await queued(12, { maxInFlight: 6, firstWave: 6, ...BUDGET });
+		await settle(3, reset()); // 0-2 served: the bound is 3
+		for (const index of [4, 5]) await settle(index, reset()); // the same wave
+		await settle(0, ok);
+		expect(counts.started).toBe(7); // call 6, the first after the decrease
+		await settle(6, reset()); // 1 and 2 served: the bound is 2
+		await settle(1, ok);
+		expect(counts.started).toBe(8); // 2 and one more (a bound of 3 would start two)
+		end();
+	});
+
+	it('a second wave of refusals that could be a quota does not grow the bound at the first wave pace', async () => {
+		const { counts, settle, end } = await queued(30, { maxInFlight: 8, firstWave: 8, ...BUDGET });
+		// First wave: 0-3 in flight when 4-7 are refused. A bound of 4, grown back quickly.
+		for (const index of [4, 5, 6, 7]) await settle(index, tooMany(1));
+		await settle(0, ok);
+		await settle(8, ok); // the call beyond the candidate quota went through: no quota
+		expect(counts.started).toBe(11); // 1-3, 9, 10: the bound is 5
+		// Second wave: 1-3 and 9 in flight when 10 is refused. The bound drops to 4, for good.
+		await settle(10, tooMany(1));
+		for (const index of [1, 2]) await settle(index, ok);
+		await settle(11, ok); // the call beyond this wave's candidate went through too
+		expect(counts.started).toBe(14); // 3, 9 and two more: the bound is 4 (5 at that pace)
+		end();
+	});
+});
+
+describe('CallScheduler: waiting calls', () => {
+	it('set no timer while they wait for a slot, and one while the run holds off', async () => {
+		const { counts, settle, more, end } = await queued(8, {
+			maxInFlight: 2,
+			firstWave: 2,
+			...BUDGET,
+		});
+		expect(jest.getTimerCount()).toBe(0);
+		await settle(0, reset(500)); // nothing served: the run holds off, one at a time
+		await settle(1, reset(500));
+		await more(1); // a call queued during the hold-off sets no second timer
+		expect(jest.getTimerCount()).toBe(1);
+		await tick(500);
+		expect(counts.started).toBe(3);
+		expect(jest.getTimerCount()).toBe(0); // the bound is full again: nothing to wake
+		end();
+	});
+
+	it('a run with nothing queued keeps no timer', async () => {
+		const { settle, end } = await queued(2, { maxInFlight: 2, ...BUDGET });
+		await settle(0, ok);
+		await settle(1, neutral);
+		expect(jest.getTimerCount()).toBe(0);
+		end();
+	});
+});
