@@ -1,11 +1,12 @@
-import { sleep, type INodeParameters } from 'n8n-workflow';
+import type { INodeParameters } from 'n8n-workflow';
 import {
 	API_KEY,
+	BY_KEYWORD,
 	fetchDirect,
 	searchOn,
 	useReferenceService,
 } from '../harness/engine/searchFixture';
-import { TriggerUnderTest } from '../harness/engine/trigger';
+import { TriggerUnderTest, useTrendClock } from '../harness/engine/trigger';
 
 // The input checks of both nodes to the letter: the message (field, value, item) and the advice a
 // user reads, the bounds of every number, and the values that pass. Written against the
@@ -52,6 +53,7 @@ describe('Sound Search: what each refusal says', () => {
 		['a query that is a number', { query: '={{ 42 }}' }, notText('number 42')],
 		['a query that is a boolean', { query: '={{ true }}' }, notText('boolean true')],
 		['a query that is null', { query: '={{ null }}' }, notText('empty')],
+		['a query from a column the item lacks', BY_KEYWORD, notText('empty')],
 		['a query that is a list', { query: '={{ ["lofi"] }}' }, notText('a list')],
 		['a query that is an object', { query: '={{ { q: "lofi" } }}' }, notText('an object')],
 		['a limit of 0', { limit: 0 }, wholeNumber('Limit', '1 to 100000', 'number 0', LIMIT_ADVICE)],
@@ -149,13 +151,6 @@ describe('Sound Search: what passes the checks', () => {
 		expect(run.error?.message).not.toMatch(/Start Cursor/);
 		expect((await calls()).map((call) => call.cursor)).toEqual(['c'.repeat(2048)]);
 	});
-
-	it('Simplify only when switched on (true, not any value)', async () => {
-		const plain = await search({ query: 'lofi', limit: 1, options: { simplify: false } });
-		const simple = await search({ query: 'lofi', limit: 1, options: { simplify: true } });
-
-		expect(Object.keys(plain.items[0].json)).not.toEqual(Object.keys(simple.items[0].json));
-	});
 });
 
 describe('the credential Base URL', () => {
@@ -178,6 +173,12 @@ describe('the credential Base URL', () => {
 		expect(await refused(searchOn(long, { query: 'lofi' }))).toEqual(refusal(long.slice(0, 80)));
 	});
 
+	it('accepts https: the call goes out (here it fails: the service speaks plain http)', async () => {
+		const run = await searchOn(`https://${host()}`, { query: 'lofi', options: { maxRetries: 0 } });
+
+		expect(run.error?.message).toBe('Could not reach the Sound Search service');
+	});
+
 	it('accepts trailing slashes, however many', async () => {
 		const run = await searchOn(`${service().url}///`, { query: 'lofi', limit: 2 });
 
@@ -187,6 +188,7 @@ describe('the credential Base URL', () => {
 });
 
 describe('Sound Search Trigger: input', () => {
+	const clock = useTrendClock(service);
 	const trigger = (parameters: INodeParameters) => {
 		const options = { minPollInterval: 0, ...(parameters.options as INodeParameters) };
 		return new TriggerUnderTest(
@@ -200,6 +202,14 @@ describe('Sound Search Trigger: input', () => {
 		await trigger({ keywords: 'lofi\nrainy  jazz, Workout,\n\nRainy Jazz, LOFI' }).poll();
 
 		expect(await asked()).toEqual(['lofi 10', 'rainy  jazz 10', 'Workout 10']);
+	});
+
+	// Turkish kır (countryside) and kir (dirt) are the same in capitals (KIR): folding to upper
+	// case would drop one. "lo fi" and "lofi" differ by more than spacing.
+	it('keywords that differ in more than letter case or spacing are each searched', async () => {
+		await trigger({ keywords: 'kır, kir, lo fi, lofi' }).poll();
+
+		expect(await asked()).toEqual(['kır 10', 'kir 10', 'lo fi 10', 'lofi 10']);
 	});
 
 	it('keywords that are not text are refused, naming Keywords', async () => {
@@ -251,20 +261,14 @@ describe('Sound Search Trigger: input', () => {
 		expect((await watch.poll()).items).toHaveLength(1);
 	});
 
-	it('Min Poll Interval counts minutes: a poll one minute after another is skipped', async () => {
+	it('Min Minutes Between Polls counts minutes: 1 skips a poll 40 s on, not one 70 s on', async () => {
 		const watch = trigger({ options: { minPollInterval: 1 } });
 		await watch.poll();
-		await sleep(100);
+		await clock.advance(40 / 86400, { serviceToo: false });
 		await watch.poll();
-
 		expect(await calls()).toHaveLength(1);
-	});
-
-	it('Simplify is off unless switched on', async () => {
-		const emit = { emitOnFirstPoll: true };
-		const plain = await trigger({ options: { ...emit, simplify: false } }).poll();
-		const simple = await trigger({ options: { ...emit, simplify: true } }).poll();
-
-		expect(Object.keys(plain.items[0].json)).not.toEqual(Object.keys(simple.items[0].json));
+		await clock.advance(30 / 86400, { serviceToo: false });
+		await watch.poll();
+		expect(await calls()).toHaveLength(2);
 	});
 });
