@@ -126,7 +126,8 @@ function readHours(ctx: InputContext, hours: INodeProperties, raw: unknown): num
 		minValue: number;
 		maxValue: number;
 	};
-	if (typeof value === 'number' && Number.isFinite(value) && value >= min && value <= max) {
+	// NaN and Infinity fail the range check too.
+	if (typeof value === 'number' && value >= min && value <= max) {
 		return value;
 	}
 	throw invalid(

@@ -87,6 +87,11 @@ describe('Sound Search: what each refusal says', () => {
 			{ options: { maxPages: 10001 } },
 			wholeNumber('Max Pages', '1 to 10000', 'number 10001'),
 		],
+		[
+			'max credits of 0',
+			{ options: { maxCredits: 0 } },
+			wholeNumber('Max Credits', '1 to 10000000', 'number 0'),
+		],
 	])('%s', async (_case, parameters, expected) => {
 		expect(await refused(search({ query: 'lofi', limit: 5, ...parameters }))).toEqual(expected);
 	});
@@ -244,6 +249,14 @@ describe('Sound Search Trigger: input', () => {
 		],
 		['remembering under 100 sounds', { options: { rememberSounds: 99 } }, /from 100 to 20000/],
 		['a negative poll interval', { options: { minPollInterval: -1 } }, /from 0 to 10080/],
+		['max credits of 0', { options: { maxCredits: 0 } }, /"Max Credits" .* from 1 to 10000000/],
+		['negative top risers', { options: { topRisers: -1 } }, /"Top Risers per Poll" .* from 0 to/],
+		[
+			'a growth window under 3 minutes',
+			{ options: { growthWindowHours: 0.04 } },
+			/"Growth Window \(Hours\)" parameter must be a number from 0.05 to 720, but it is 0.04/,
+		],
+		['a growth window over 30 days', { options: { growthWindowHours: 720.5 } }, /but it is 720.5/],
 		[
 			'negative post growth',
 			{ event: 'risingSound', minGrowthPosts: -1 },
@@ -252,6 +265,16 @@ describe('Sound Search Trigger: input', () => {
 	])('%s is refused', async (_case, parameters, message) => {
 		expect((await refused(trigger(parameters).poll())).message).toMatch(message);
 	});
+
+	it.each([0.05, 720])(
+		'takes a growth window of %s hours (the ends of its range)',
+		async (hours) => {
+			const poll = await trigger({ options: { growthWindowHours: hours } }).poll();
+
+			expect(poll.error).toBeUndefined();
+			expect(await calls()).toHaveLength(1);
+		},
+	);
 
 	it('the event is New Sound unless Rising Sound is chosen', async () => {
 		const watch = trigger({ event: 'somethingElse' });
