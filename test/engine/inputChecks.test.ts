@@ -7,6 +7,7 @@ import {
 	useReferenceService,
 } from '../harness/engine/searchFixture';
 import { TriggerUnderTest, useTrendClock } from '../harness/engine/trigger';
+import { TOOL_TYPE } from '../harness/engine/engine';
 
 // The input checks of both nodes to the letter: the message (field, value, item) and the advice a
 // user reads, the bounds of every number, and the values that pass. Written against the
@@ -94,6 +95,16 @@ describe('Sound Search: what each refusal says', () => {
 		],
 	])('%s', async (_case, parameters, expected) => {
 		expect(await refused(search({ query: 'lofi', limit: 5, ...parameters }))).toEqual(expected);
+	});
+
+	it("an AI tool's Output that is no known choice is refused, showing what it got", async () => {
+		const nodeSettings = { typeVersion: 2, type: TOOL_TYPE };
+		const run = search({ query: 'lofi', output: '={{ "all" }}' }, { nodeSettings });
+
+		expect(await refused(run)).toEqual({
+			message: 'The "Output" parameter is not a known choice: ["all",[]] [item 0]',
+			description: expect.stringMatching(/^Choose Raw, Simplified, or Selected Fields with/),
+		});
 	});
 
 	it.each([
@@ -188,7 +199,7 @@ describe('the credential Base URL', () => {
 		const run = await searchOn(`${service().url}///`, { query: 'lofi', limit: 2 });
 
 		expect(run.error).toBeUndefined();
-		expect(await calls()).toHaveLength(1);
+		expect((await calls()).map((call) => call.path)).toEqual(['/v1/shortvideo/sound/search']);
 	});
 });
 
@@ -251,11 +262,6 @@ describe('Sound Search Trigger: input', () => {
 		['a negative poll interval', { options: { minPollInterval: -1 } }, /from 0 to 10080/],
 		['max credits of 0', { options: { maxCredits: 0 } }, /"Max Credits" .* from 1 to 10000000/],
 		['negative top risers', { options: { topRisers: -1 } }, /"Top Risers per Poll" .* from 0 to/],
-		[
-			'a growth window under 3 minutes',
-			{ options: { growthWindowHours: 0.04 } },
-			/"Growth Window \(Hours\)" parameter must be a number from 0.05 to 720, but it is 0.04/,
-		],
 		['a growth window over 30 days', { options: { growthWindowHours: 720.5 } }, /but it is 720.5/],
 		[
 			'negative post growth',
@@ -264,6 +270,14 @@ describe('Sound Search Trigger: input', () => {
 		],
 	])('%s is refused', async (_case, parameters, message) => {
 		expect((await refused(trigger(parameters).poll())).message).toMatch(message);
+	});
+
+	it('a growth window under 3 minutes is refused with advice', async () => {
+		expect(await refused(trigger({ options: { growthWindowHours: 0.04 } }).poll())).toEqual({
+			message:
+				'The "Growth Window (Hours)" parameter must be a number from 0.05 to 720, but it is 0.04 [item 0]',
+			description: `Set "Growth Window (Hours)" to a number of hours in that range, e.g. 24.${NOTHING_SPENT}`,
+		});
 	});
 
 	it.each([0.05, 720])(

@@ -94,7 +94,7 @@ export function fieldNamed(fields: INodeProperties[], name: string): INodeProper
  * trailing slashes. A query, fragment or user info would be sent along with the key: refused.
  */
 export function checkBaseUrl(ctx: ErrorContext, baseUrl: unknown): string {
-	const text = String(baseUrl ?? '');
+	const text = String(baseUrl);
 	const url = URL.canParse(text) ? new URL(text) : undefined;
 	const web = url && ['http:', 'https:'].includes(url.protocol);
 	if (web && !/[?#]/.test(text) && !url.username && !url.password)
