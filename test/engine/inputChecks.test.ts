@@ -99,7 +99,7 @@ describe('Sound Search: what each refusal says', () => {
 
 	it("an AI tool's Output that is no known choice is refused, showing what it got", async () => {
 		const nodeSettings = { typeVersion: 2, type: TOOL_TYPE };
-		const run = search({ query: 'lofi', output: '={{ "all" }}' }, { nodeSettings });
+		const run = search({ query: 'lofi', output: 'all' }, { nodeSettings });
 
 		expect(await refused(run)).toEqual({
 			message: 'The "Output" parameter is not a known choice: ["all",[]] [item 0]',
@@ -196,7 +196,7 @@ describe('the credential Base URL', () => {
 	});
 
 	it('accepts trailing slashes, however many', async () => {
-		const run = await searchOn(`${service().url}///`, { query: 'lofi', limit: 2 });
+		const run = await searchOn(`${service().url}////`, { query: 'lofi', limit: 2 });
 
 		expect(run.error).toBeUndefined();
 		expect((await calls()).map((call) => call.path)).toEqual(['/v1/shortvideo/sound/search']);
