@@ -24,4 +24,5 @@ case "$layer" in
   e2e | editor | commands) set -- -w 2 "$@" ;;
 esac
 [ "$layer" = editor ] && bash "$here/ensure-chromium.sh"
-exec npx jest --selectProjects "${projects[@]}" "$@"
+# Arguments first: --selectProjects takes every word after it as a project name (a test path too).
+exec npx jest "$@" --selectProjects "${projects[@]}"

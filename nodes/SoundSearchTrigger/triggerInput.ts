@@ -1,6 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import {
 	checkQuery,
+	fieldNamed,
 	invalid,
 	readPlatform,
 	readWholeNumber,
@@ -36,8 +37,7 @@ export function readTriggerInput(ctx: InputContext, rateLimitWait: number): Trig
 	const options = ctx.getNodeParameter('options', {}) as IDataObject;
 	const number = (name: string, raw: unknown) => readWholeNumber(ctx, field(name), raw);
 	const platform = readPlatform(ctx);
-	const event =
-		ctx.getNodeParameter('event', 'newSound') === 'risingSound' ? 'risingSound' : 'newSound';
+	const event = ctx.getNodeParameter('event') === 'risingSound' ? 'risingSound' : 'newSound';
 	if (event === 'risingSound' && platform === 'photosocial') {
 		throw invalid(
 			ctx,
@@ -92,13 +92,13 @@ function readOutput(
 	if (ctx.getNode().typeVersion < 2) {
 		return { output: { mode: options.simplify === true ? 'flat' : 'raw' }, simplify: false };
 	}
-	const simplify = ctx.getNodeParameter('simplify', true) !== false;
+	const simplify = ctx.getNodeParameter('simplify') !== false;
 	return { output: { mode: simplify ? 'flat' : 'raw' }, simplify };
 }
 
 /** Keywords separated by commas or new lines; the same keyword twice is searched once. */
 function readKeywords(ctx: InputContext): string[] {
-	const raw = checkQuery(ctx, ctx.getNodeParameter('keywords', ''), 'Keywords');
+	const raw = checkQuery(ctx, ctx.getNodeParameter('keywords'), 'Keywords');
 	const keywords = raw
 		.split(/[,\n]/)
 		.map((keyword) => keyword.trim())
@@ -126,7 +126,8 @@ function readHours(ctx: InputContext, hours: INodeProperties, raw: unknown): num
 		minValue: number;
 		maxValue: number;
 	};
-	if (typeof value === 'number' && Number.isFinite(value) && value >= min && value <= max) {
+	// NaN and Infinity fail the range check too.
+	if (typeof value === 'number' && value >= min && value <= max) {
 		return value;
 	}
 	throw invalid(
@@ -136,9 +137,4 @@ function readHours(ctx: InputContext, hours: INodeProperties, raw: unknown): num
 	);
 }
 
-/** A number parameter's description (top level or in Options), for its range and default. */
-function field(name: string): INodeProperties {
-	const options = (triggerFields.find((f) => f.name === 'options')?.options ??
-		[]) as INodeProperties[];
-	return [...triggerFields, ...options].find((f) => f.name === name) as INodeProperties;
-}
+const field = (name: string) => fieldNamed(triggerFields, name);

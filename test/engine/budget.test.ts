@@ -6,6 +6,7 @@ import {
 	fetchDirect,
 	itemOf,
 	keywordItems,
+	numberedKeywords,
 	useReferenceService,
 } from '../harness/engine/searchFixture';
 
@@ -180,15 +181,35 @@ describe('Max Credits: a run never spends past it', () => {
 		expect((await calls()).slice(before).filter((call) => call.q === 'piano')).toEqual([]);
 	});
 
+	// More than 100: the option's value once added, which a run without it must not take.
 	it('left out, a run has no cap', async () => {
-		const run = await search({ ...BY_KEYWORD, limit: 1 }, { input: keywordItems(...KEYWORDS) });
+		await service().setCatalogue({ query: 'cello', total: 60 });
+		const run = await search(
+			{ ...BY_KEYWORD, platform: 'photosocial', returnAll: true, options: { pageSize: 1 } },
+			{ input: keywordItems('cello') },
+		);
 
 		expect(run.error).toBeUndefined();
-		expect(await charged()).toBe(5);
+		expect(await charged()).toBe(120);
 	});
 });
 
 describe('Max Credits of the trigger, per poll', () => {
+	it('left out, a poll has no cap', async () => {
+		const keywords = numberedKeywords(3);
+		for (const query of keywords) await service().setCatalogue({ query, total: 1000 });
+		const trigger = new TriggerUnderTest(
+			{
+				...{ platform: 'photosocial', keywords: keywords.join(', '), limit: 1000 },
+				options: { maxPages: 20, minPollInterval: 0 },
+			},
+			{ apiKey: API_KEY, baseUrl: service().url },
+		);
+
+		expect((await trigger.poll()).error).toBeUndefined();
+		expect(await charged()).toBe(120);
+	});
+
 	it('a poll stops before its calls could pass it, and the next poll has its own budget', async () => {
 		const trigger = new TriggerUnderTest(
 			{ keywords: KEYWORDS.join(', '), limit: 5, options: { maxCredits: 3, minPollInterval: 0 } },

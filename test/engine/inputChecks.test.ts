@@ -1,11 +1,13 @@
-import { sleep, type INodeParameters } from 'n8n-workflow';
+import type { INodeParameters } from 'n8n-workflow';
 import {
 	API_KEY,
+	BY_KEYWORD,
 	fetchDirect,
 	searchOn,
 	useReferenceService,
 } from '../harness/engine/searchFixture';
-import { TriggerUnderTest } from '../harness/engine/trigger';
+import { TriggerUnderTest, useTrendClock } from '../harness/engine/trigger';
+import { TOOL_TYPE } from '../harness/engine/engine';
 
 // The input checks of both nodes to the letter: the message (field, value, item) and the advice a
 // user reads, the bounds of every number, and the values that pass. Written against the
@@ -52,6 +54,7 @@ describe('Sound Search: what each refusal says', () => {
 		['a query that is a number', { query: '={{ 42 }}' }, notText('number 42')],
 		['a query that is a boolean', { query: '={{ true }}' }, notText('boolean true')],
 		['a query that is null', { query: '={{ null }}' }, notText('empty')],
+		['a query from a column the item lacks', BY_KEYWORD, notText('empty')],
 		['a query that is a list', { query: '={{ ["lofi"] }}' }, notText('a list')],
 		['a query that is an object', { query: '={{ { q: "lofi" } }}' }, notText('an object')],
 		['a limit of 0', { limit: 0 }, wholeNumber('Limit', '1 to 100000', 'number 0', LIMIT_ADVICE)],
@@ -85,8 +88,23 @@ describe('Sound Search: what each refusal says', () => {
 			{ options: { maxPages: 10001 } },
 			wholeNumber('Max Pages', '1 to 10000', 'number 10001'),
 		],
+		[
+			'max credits of 0',
+			{ options: { maxCredits: 0 } },
+			wholeNumber('Max Credits', '1 to 10000000', 'number 0'),
+		],
 	])('%s', async (_case, parameters, expected) => {
 		expect(await refused(search({ query: 'lofi', limit: 5, ...parameters }))).toEqual(expected);
+	});
+
+	it("an AI tool's Output that is no known choice is refused, showing what it got", async () => {
+		const nodeSettings = { typeVersion: 2, type: TOOL_TYPE };
+		const run = search({ query: 'lofi', output: 'all' }, { nodeSettings });
+
+		expect(await refused(run)).toEqual({
+			message: 'The "Output" parameter is not a known choice: ["all",[]] [item 0]',
+			description: expect.stringMatching(/^Choose Raw, Simplified, or Selected Fields with/),
+		});
 	});
 
 	it.each([
@@ -149,13 +167,6 @@ describe('Sound Search: what passes the checks', () => {
 		expect(run.error?.message).not.toMatch(/Start Cursor/);
 		expect((await calls()).map((call) => call.cursor)).toEqual(['c'.repeat(2048)]);
 	});
-
-	it('Simplify only when switched on (true, not any value)', async () => {
-		const plain = await search({ query: 'lofi', limit: 1, options: { simplify: false } });
-		const simple = await search({ query: 'lofi', limit: 1, options: { simplify: true } });
-
-		expect(Object.keys(plain.items[0].json)).not.toEqual(Object.keys(simple.items[0].json));
-	});
 });
 
 describe('the credential Base URL', () => {
@@ -178,15 +189,22 @@ describe('the credential Base URL', () => {
 		expect(await refused(searchOn(long, { query: 'lofi' }))).toEqual(refusal(long.slice(0, 80)));
 	});
 
+	it('accepts https: the call goes out (here it fails: the service speaks plain http)', async () => {
+		const run = await searchOn(`https://${host()}`, { query: 'lofi', options: { maxRetries: 0 } });
+
+		expect(run.error?.message).toBe('Could not reach the Sound Search service');
+	});
+
 	it('accepts trailing slashes, however many', async () => {
-		const run = await searchOn(`${service().url}///`, { query: 'lofi', limit: 2 });
+		const run = await searchOn(`${service().url}////`, { query: 'lofi', limit: 2 });
 
 		expect(run.error).toBeUndefined();
-		expect(await calls()).toHaveLength(1);
+		expect((await calls()).map((call) => call.path)).toEqual(['/v1/shortvideo/sound/search']);
 	});
 });
 
 describe('Sound Search Trigger: input', () => {
+	const clock = useTrendClock(service);
 	const trigger = (parameters: INodeParameters) => {
 		const options = { minPollInterval: 0, ...(parameters.options as INodeParameters) };
 		return new TriggerUnderTest(
@@ -200,6 +218,14 @@ describe('Sound Search Trigger: input', () => {
 		await trigger({ keywords: 'lofi\nrainy  jazz, Workout,\n\nRainy Jazz, LOFI' }).poll();
 
 		expect(await asked()).toEqual(['lofi 10', 'rainy  jazz 10', 'Workout 10']);
+	});
+
+	// Turkish kır (countryside) and kir (dirt) are the same in capitals (KIR): folding to upper
+	// case would drop one. "lo fi" and "lofi" differ by more than spacing.
+	it('keywords that differ in more than letter case or spacing are each searched', async () => {
+		await trigger({ keywords: 'kır, kir, lo fi, lofi' }).poll();
+
+		expect(await asked()).toEqual(['kır 10', 'kir 10', 'lo fi 10', 'lofi 10']);
 	});
 
 	it('keywords that are not text are refused, naming Keywords', async () => {
@@ -234,6 +260,9 @@ describe('Sound Search Trigger: input', () => {
 		],
 		['remembering under 100 sounds', { options: { rememberSounds: 99 } }, /from 100 to 20000/],
 		['a negative poll interval', { options: { minPollInterval: -1 } }, /from 0 to 10080/],
+		['max credits of 0', { options: { maxCredits: 0 } }, /"Max Credits" .* from 1 to 10000000/],
+		['negative top risers', { options: { topRisers: -1 } }, /"Top Risers per Poll" .* from 0 to/],
+		['a growth window over 30 days', { options: { growthWindowHours: 720.5 } }, /but it is 720.5/],
 		[
 			'negative post growth',
 			{ event: 'risingSound', minGrowthPosts: -1 },
@@ -243,6 +272,24 @@ describe('Sound Search Trigger: input', () => {
 		expect((await refused(trigger(parameters).poll())).message).toMatch(message);
 	});
 
+	it('a growth window under 3 minutes is refused with advice', async () => {
+		expect(await refused(trigger({ options: { growthWindowHours: 0.04 } }).poll())).toEqual({
+			message:
+				'The "Growth Window (Hours)" parameter must be a number from 0.05 to 720, but it is 0.04 [item 0]',
+			description: `Set "Growth Window (Hours)" to a number of hours in that range, e.g. 24.${NOTHING_SPENT}`,
+		});
+	});
+
+	it.each([0.05, 720])(
+		'takes a growth window of %s hours (the ends of its range)',
+		async (hours) => {
+			const poll = await trigger({ options: { growthWindowHours: hours } }).poll();
+
+			expect(poll.error).toBeUndefined();
+			expect(await calls()).toHaveLength(1);
+		},
+	);
+
 	it('the event is New Sound unless Rising Sound is chosen', async () => {
 		const watch = trigger({ event: 'somethingElse' });
 		await watch.poll();
@@ -251,20 +298,14 @@ describe('Sound Search Trigger: input', () => {
 		expect((await watch.poll()).items).toHaveLength(1);
 	});
 
-	it('Min Poll Interval counts minutes: a poll one minute after another is skipped', async () => {
+	it('Min Minutes Between Polls counts minutes: 1 skips a poll 40 s on, not one 70 s on', async () => {
 		const watch = trigger({ options: { minPollInterval: 1 } });
 		await watch.poll();
-		await sleep(100);
+		await clock.advance(40 / 86400, { serviceToo: false });
 		await watch.poll();
-
 		expect(await calls()).toHaveLength(1);
-	});
-
-	it('Simplify is off unless switched on', async () => {
-		const emit = { emitOnFirstPoll: true };
-		const plain = await trigger({ options: { ...emit, simplify: false } }).poll();
-		const simple = await trigger({ options: { ...emit, simplify: true } }).poll();
-
-		expect(Object.keys(plain.items[0].json)).not.toEqual(Object.keys(simple.items[0].json));
+		await clock.advance(30 / 86400, { serviceToo: false });
+		await watch.poll();
+		expect(await calls()).toHaveLength(2);
 	});
 });

@@ -37,11 +37,11 @@ const MAX_CURSOR_LENGTH = 2048;
 
 export function readSearchInput(ctx: InputContext): SearchInput {
 	const options = ctx.getNodeParameter('options', {}) as IDataObject;
-	const returnAll = ctx.getNodeParameter('returnAll', false) === true;
+	const returnAll = ctx.getNodeParameter('returnAll') === true;
 	const option = (name: string) => readWholeNumber(ctx, numberField(name), options[name]);
 	return {
 		platform: readPlatform(ctx),
-		query: checkQuery(ctx, ctx.getNodeParameter('query', ''), 'Query'),
+		query: checkQuery(ctx, ctx.getNodeParameter('query'), 'Query'),
 		limit: returnAll
 			? Infinity
 			: readWholeNumber(ctx, numberField('limit'), ctx.getNodeParameter('limit', null)),
@@ -65,7 +65,7 @@ function readSoundOutput(ctx: InputContext, options: IDataObject): SoundOutput {
 	const { type, typeVersion } = ctx.getNode();
 	if (typeVersion < 2) return { mode: options.simplify === true ? 'flat' : 'raw' };
 	if (!type.endsWith('Tool'))
-		return { mode: ctx.getNodeParameter('simplify', true) === false ? 'raw' : 'simplified' };
+		return { mode: ctx.getNodeParameter('simplify') === false ? 'raw' : 'simplified' };
 	const output = ctx.getNodeParameter('output', TOOL_OUTPUT_DEFAULT);
 	if (output === 'raw' || output === 'simplified') return { mode: output };
 	const fields = ctx.getNodeParameter('fields', []);
@@ -79,11 +79,13 @@ function readSoundOutput(ctx: InputContext, options: IDataObject): SoundOutput {
 	);
 }
 
-/** A number parameter's description (top level or in Options): its range and default. */
-function numberField(name: string): INodeProperties {
-	const options = soundSearchFields.find((field) => field.name === 'options')?.options ?? [];
-	const fields = [...soundSearchFields, ...(options as INodeProperties[])];
-	return fields.find((field) => field.name === name && field.type === 'number') as INodeProperties;
+const numberField = (name: string) => fieldNamed(soundSearchFields, name);
+
+/** A parameter's description, top level or in Options (both nodes have it): its range and default. */
+export function fieldNamed(fields: INodeProperties[], name: string): INodeProperties {
+	const { options } = fields.find((field) => field.name === 'options') as INodeProperties;
+	const all = [...fields, ...(options as INodeProperties[])];
+	return all.find((field) => field.name === name) as INodeProperties;
 }
 
 /**
@@ -92,15 +94,10 @@ function numberField(name: string): INodeProperties {
  * trailing slashes. A query, fragment or user info would be sent along with the key: refused.
  */
 export function checkBaseUrl(ctx: ErrorContext, baseUrl: unknown): string {
-	const text = String(baseUrl ?? '');
-	let url: URL | undefined;
-	try {
-		url = new URL(text);
-	} catch {
-		url = undefined;
-	}
-	const plain = url && /^https?:$/.test(url.protocol) && !/[?#]/.test(text);
-	if (plain && url && !url.username && !url.password)
+	const text = String(baseUrl);
+	const url = URL.canParse(text) ? new URL(text) : undefined;
+	const web = url && ['http:', 'https:'].includes(url.protocol);
+	if (web && !/[?#]/.test(text) && !url.username && !url.password)
 		return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 	throw invalid(
 		ctx,
@@ -117,7 +114,7 @@ export function invalid(ctx: ErrorContext, message: string, description: string)
 }
 
 export function readPlatform(ctx: InputContext): Platform {
-	const platform = ctx.getNodeParameter('platform', 'shortvideo');
+	const platform = ctx.getNodeParameter('platform');
 	if (isPlatform(platform)) return platform;
 	throw invalid(
 		ctx,
@@ -166,7 +163,7 @@ export function readWholeNumber(ctx: ErrorContext, field: INodeProperties, raw: 
 }
 
 function readStartCursor(ctx: ErrorContext, value: unknown): string | undefined {
-	if (value === undefined || value === null || value === '') return undefined;
+	if (value === undefined || value === null) return undefined;
 	const cursor = typeof value === 'string' ? value.trim() : value;
 	if (cursor === '') return undefined;
 	// Cursors are opaque, but they are single tokens: whitespace, control characters or a huge
