@@ -35,7 +35,7 @@ export type SearchExtras = Omit<SearchRunOptions, 'credentials' | 'parameters'> 
  * One reference service per test file (a real process on 127.0.0.1, stopped by pid after the
  * file), reset before every test so each test sees an empty ledger and cache. `search` runs the
  * node through the engine against it (the short-video platform and a valid key unless told);
- * `calls` is what the service saw.
+ * `calls` is what the service saw; `refused` a run's error, checked to come before any call.
  */
 export function useReferenceService() {
 	let started: ReferenceService | undefined;
@@ -49,13 +49,23 @@ export function useReferenceService() {
 		await started?.reset();
 	});
 	const service = () => started as ReferenceService;
+	const calls = async () => (await service().ledger()).requests as LedgerRequest[];
 	return {
 		service,
 		search: async (parameters: INodeParameters, extras: SearchExtras = {}) =>
 			await searchOn(service().url, parameters, extras),
-		calls: async () => (await service().ledger()).requests as LedgerRequest[],
+		calls,
+		/** A refusal: the run's error, which must come before any call. */
+		refused: async (run: Promise<{ error?: { message: string; description?: string | null } }>) => {
+			const { error } = await run;
+			expect(await calls()).toEqual([]);
+			return { message: error?.message, description: error?.description };
+		},
 	};
 }
+
+/** How every input refusal ends: before any request. */
+export const NOTHING_SPENT = ' No request was sent and no credits were spent.';
 
 /** Runs the node through the engine against the service at `baseUrl`. */
 export async function searchOn(
