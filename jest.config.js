@@ -49,6 +49,7 @@ function layer(displayName, folder, options = {}) {
 const realN8n = { globalSetup: '<rootDir>/test/setup/packOnce.js', timeoutS: 180, slowS: 60 };
 
 module.exports = {
+	testSequencer: '<rootDir>/test/setup/slowFirst.js',
 	projects: [
 		layer('unit', 'unit'),
 		layer('engine', 'engine'),
