@@ -164,10 +164,11 @@ describe('CallScheduler: Max Wait on Rate Limits bounds time without progress', 
 });
 
 describe('CallScheduler: quotas per window', () => {
-	/** Calls 0-3 went through, 4-7 were refused with nothing in flight: a quota of 4 per 1 s. */
+	/** Calls 0-3 went through, then 4-7 started with nothing ahead and were refused: 4 per 1 s. */
 	async function quotaOfFour() {
-		const run = await queued(8, { maxInFlight: 8, firstWave: 8, ...BUDGET });
+		const run = await queued(4, { maxInFlight: 8, ...BUDGET });
 		for (const call of run.all.slice(0, 4)) (await settle(call))(ok);
+		await run.more(4);
 		for (const call of run.all.slice(4, 8)) (await settle(call))(tooMany(1));
 		await run.more(8);
 		return run;
@@ -183,14 +184,11 @@ describe('CallScheduler: quotas per window', () => {
 	});
 
 	it('the refusals of one wave read late do not lower the quota below what went through', async () => {
-		const { scheduler, counts, all, more } = await queued(8, {
-			maxInFlight: 8,
-			firstWave: 8,
-			...BUDGET,
-		});
+		const { scheduler, counts, all, more } = await queued(4, { maxInFlight: 8, ...BUDGET });
 		for (const call of all.slice(0, 4)) (await settle(call))(ok);
-		// Read out of order: call 7 first (7 started before it in the window, 3 of them refused
-		// but not yet known), then 4-6. The quota is what went through: 4.
+		await more(4);
+		// 4-7 started together with nothing ahead; read out of order: call 7 first (4-6 ahead of
+		// it, refused but not yet known), then 4-6. The quota is what went through: 4.
 		(await settle(all[7]))(tooMany(1));
 		for (const call of all.slice(4, 7)) (await settle(call))(tooMany(1));
 		await more(8);
@@ -247,10 +245,9 @@ describe('CallScheduler: quotas per window', () => {
 		});
 		(await settle(all[4]))(tooMany(1));
 		for (const call of all.slice(5, 8)) (await settle(call))(tooMany(1));
-		(await settle(all[0]))(ok);
+		for (const call of all.slice(0, 4)) (await settle(call))(ok);
 		await sleep(0);
-		(await settle(all[8]))(tooMany(1)); // the probe
-		for (const call of all.slice(1, 4)) (await settle(call))(ok);
+		(await settle(all[8]))(tooMany(1)); // the probe, refused with nothing else in flight
 		await sleep(1300);
 		expect(counts.started).toBe(9 + 4);
 		stopAll(scheduler, all);

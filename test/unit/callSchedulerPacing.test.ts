@@ -112,10 +112,11 @@ describe('CallScheduler: holding the run off', () => {
 });
 
 describe('CallScheduler: pacing to a quota', () => {
-	/** Calls 0-3 went through at 0, 4-7 were refused with nothing in flight: 4 per second. */
+	/** Calls 0-3 went through at 0, then 4-7 started with nothing ahead and were refused. */
 	async function quotaOfFour() {
-		const run = await queued(8, { maxInFlight: 8, firstWave: 8, ...BUDGET });
+		const run = await queued(4, { maxInFlight: 8, ...BUDGET });
 		for (const index of [0, 1, 2, 3]) await run.settle(index, ok);
+		await run.more(4);
 		for (const index of [4, 5, 6, 7]) await run.settle(index, tooMany(1));
 		await run.more(8);
 		return run;
@@ -167,17 +168,39 @@ describe('CallScheduler: the bound on calls in flight', () => {
 	});
 
 	it('a second wave of refusals that could be a quota does not grow the bound at the first wave pace', async () => {
-		const { counts, settle, end } = await queued(30, { maxInFlight: 8, firstWave: 8, ...BUDGET });
+		const { counts, settle, end } = await queued(40, { maxInFlight: 8, firstWave: 8, ...BUDGET });
 		// First wave: 0-3 in flight when 4-7 are refused. A bound of 4, grown back quickly.
 		for (const index of [4, 5, 6, 7]) await settle(index, tooMany(1));
-		await settle(0, ok);
-		await settle(8, ok); // the call beyond the candidate quota went through: no quota
-		expect(counts.started).toBe(11); // 1-3, 9, 10: the bound is 5
-		// Second wave: 1-3 and 9 in flight when 10 is refused. The bound drops to 4, for good.
-		await settle(10, tooMany(1));
-		for (const index of [1, 2]) await settle(index, ok);
-		await settle(11, ok); // the call beyond this wave's candidate went through too
-		expect(counts.started).toBe(14); // 3, 9 and two more: the bound is 4 (5 at that pace)
+		for (const index of [0, 1, 2, 3]) await settle(index, ok);
+		expect(counts.started).toBe(9); // the bound is 6 by now; call 8 tests the candidate alone
+		await settle(8, ok); // it went through: no quota
+		expect(counts.started).toBe(15); // 9-14: the bound is 6
+		// Second wave: 9-13 ahead of 14 when it is refused. The bound drops to 5, for good.
+		await settle(14, tooMany(1));
+		for (const index of [9, 10, 11, 12, 13]) await settle(index, ok);
+		await settle(15, ok); // this wave's candidate tested alone: no quota either
+		// Six successes since the wave: the bound is still 5 (8 at the first wave's pace).
+		expect(counts.started).toBe(21);
+		end();
+	});
+});
+
+describe('CallScheduler: refusals read late', () => {
+	it('a 429 read after the answers of the calls ahead of it still reads as calls in flight', async () => {
+		// A busy n8n reads a burst of ready answers in any order: the service (4 in flight) served
+		// 0-3 and refused 4-7, but the run reads the four answers first.
+		const { counts, settle, end } = await queued(200, { maxInFlight: 8, firstWave: 8, ...BUDGET });
+		for (const index of [0, 1, 2, 3]) await settle(index, ok);
+		for (const index of [4, 5, 6, 7]) await settle(index, tooMany(1));
+		// The service answers each call in 150 ms from here: about 26 a second at 4 in flight,
+		// where a quota of 4 a second read from the late 429 would let 4 through after a 1 s wait.
+		let answered = 8;
+		for (let ms = 0; ms < 2000; ms += 150) {
+			await tick(150);
+			const started = counts.started;
+			for (; answered < started; answered += 1) await settle(answered, ok);
+		}
+		expect(answered).toBeGreaterThan(40);
 		end();
 	});
 });

@@ -1,30 +1,5 @@
-import { RateQuota, type QuotaHint } from '../../nodes/SoundSearch/shared/rateQuota';
-
-// RateQuota takes the time as an argument: each test plays a run on a clock of its own (ms).
-
-/** A 429 asking to come back in `retryAfterMs`, and what its headers state of a quota. */
-const tooMany = (retryAfterMs: number, stated: Partial<QuotaHint> = {}): QuotaHint => ({
-	retryAfterMs,
-	...stated,
-});
-
-/** Calls `seqs` start at `startAt` and are answered at `answerAt` (one round trip each). */
-function served(quota: RateQuota, seqs: number[], startAt: number, answerAt: number) {
-	for (const seq of seqs) quota.started(seq, startAt);
-	for (const seq of seqs) quota.answered(seq, answerAt);
-}
-
-/**
- * Calls 0-3 went through (started at 0, answered at 100: placed at 0), call 4 was refused at 100
- * with nothing in flight: a quota of 4 per second, confirmed.
- */
-function quotaOfFour(stated: Partial<QuotaHint> = {}) {
-	const quota = new RateQuota();
-	served(quota, [0, 1, 2, 3], 0, 100);
-	quota.started(4, 0);
-	const reading = quota.refused(4, tooMany(1000, stated), 0, 5, 100);
-	return { quota, reading };
-}
+import { RateQuota } from '../../nodes/SoundSearch/shared/rateQuota';
+import { quotaOfFour, served, tooMany } from './quotaPlay';
 
 describe('RateQuota: a quota found from refusals', () => {
 	it('paces nothing before any refusal', () => {
@@ -115,13 +90,26 @@ describe('RateQuota: a refusal with calls in flight, a candidate quota', () => {
 		return { quota, reading };
 	}
 
-	it('lets one call beyond it start, then paces the others while that call is out', () => {
+	it('lets one call beyond it start, and nothing else while that call is out', () => {
 		const { quota, reading } = candidateOfFour();
 		expect(reading).toBe('calls in flight');
 		expect(quota.delayMs(150)).toBe(0);
 		quota.started(5, 150);
-		// Placed at 0 (answered at 150, the quickest round trip 150): they leave at 1025.
-		expect(quota.delayMs(150)).toBe(875);
+		// Its answer tells; a later call could reach the service first and be what it refuses.
+		expect(quota.delayMs(5000)).toBe(Infinity);
+	});
+
+	it('the call beyond it refused with as many calls ahead as the first refusal: it tells nothing', () => {
+		const quota = new RateQuota();
+		for (const seq of [0, 1, 2, 3, 4]) quota.started(seq, 0);
+		quota.refused(4, tooMany(1000), 4, 5, 100); // 0-3 ahead: a candidate of 4
+		quota.started(5, 100); // beyond it, with 0-3 still ahead
+		// A limit of 4 in flight explains its refusal as well.
+		expect(quota.refused(5, tooMany(1000), 4, 6, 110)).toBe('calls in flight');
+		for (const seq of [0, 1, 2, 3]) quota.answered(seq, 150);
+		expect(quota.delayMs(150)).toBe(0); // still a candidate: another call beyond may test it
+		quota.started(6, 150);
+		expect(quota.refused(6, tooMany(1000), 3, 7, 160)).toBe('quota found');
 	});
 
 	it('the call beyond it answered: there was no quota', () => {
@@ -194,98 +182,5 @@ describe('RateQuota: a refusal with calls in flight, a candidate quota', () => {
 		expect(quota.refused(5, tooMany(1000), 0, 6, 1200)).toBe('quota');
 		for (const seq of [6, 7, 8, 9]) quota.started(seq, 1200);
 		expect(quota.delayMs(1200)).toBe(0);
-	});
-});
-
-describe('RateQuota: when the service took a call', () => {
-	it('places a slow answer at the answer less the quickest round trip seen', () => {
-		const quota = new RateQuota();
-		for (const seq of [0, 1, 2]) quota.started(seq, 10_000);
-		quota.answered(1, 10_100); // round trip 100: taken at 10 000
-		quota.answered(0, 10_600); // taken at 10 500 at the latest
-		quota.refused(2, tooMany(1000), 0, 3, 10_600);
-		expect(quota.delayMs(10_600)).toBe(10_000 + 1025 - 10_600); // the oldest first
-		quota.started(3, 11_100); // call 1 left the window; call 0 is still in it
-		expect(quota.delayMs(11_100)).toBe(10_500 + 1025 - 11_100);
-	});
-
-	it('counts what the service took before the refused call: not later calls, nor a call a whole window old', () => {
-		const quota = new RateQuota();
-		served(quota, [0], 0, 100); // taken at 0: a window before the refusal
-		served(quota, [1, 2], 500, 600);
-		for (const seq of [3, 4, 5]) quota.started(seq, 600); // 3 refused; 4 and 5 after it
-		quota.answered(5, 700);
-		quota.refused(3, tooMany(1000), 0, 6, 1000);
-		quota.started(6, 1000);
-		// A quota of 2 (calls 1 and 2): call 4 in flight and 6 fill it.
-		expect(quota.delayMs(1000)).toBe(Infinity);
-	});
-
-	it('a known quota refused anew at its size widens the margin, up to a tenth of the window', () => {
-		const { quota } = quotaOfFour();
-		let start = 1025;
-		const margins: number[] = [];
-		for (let wave = 1; wave <= 3; wave += 1) {
-			const seqs = [0, 1, 2, 3].map((index) => wave * 5 + index);
-			served(quota, seqs, start, start + 100);
-			quota.started(wave * 5 + 4, start);
-			quota.refused(wave * 5 + 4, tooMany(1000), 0, wave * 5 + 5, start + 100);
-			margins.push(quota.delayMs(start + 100) - (1000 - 100));
-			start += 2000;
-		}
-		expect(margins).toEqual([50, 100, 100]);
-	});
-
-	it('the first call started after a wave was read opens a new wave', () => {
-		const { quota } = quotaOfFour(); // calls up to 4 belong to the wave read
-		quota.started(5, 1025);
-		// Back in 2 s: the window grows to 2 s, calls 0-3 fill it: the quota refused at its size.
-		quota.refused(5, tooMany(2000), 0, 6, 1125);
-		expect(quota.delayMs(1125)).toBe(2000 + 50 - 1125);
-	});
-
-	it('a refusal of an old wave read late does not move the wave on', () => {
-		const { quota } = quotaOfFour();
-		served(quota, [5, 6, 7, 8], 1025, 1125);
-		for (const seq of [9, 10]) quota.started(seq, 1025);
-		quota.refused(9, tooMany(1000), 0, 11, 1125); // a new wave: margin 50
-		served(quota, [11, 12, 13, 14], 2075, 2175);
-		quota.started(15, 2075);
-		quota.refused(10, tooMany(1000), 0, 16, 2175); // the wave of 9, read late
-		quota.refused(15, tooMany(1000), 0, 16, 2175); // a new wave: margin 100
-		expect(quota.delayMs(2175)).toBe(2075 + 1100 - 2175);
-	});
-
-	it('keeps its margin for a refusal of the same wave, one with fewer calls, or one stating the limit', () => {
-		const { quota } = quotaOfFour();
-		served(quota, [5, 6, 7, 8], 1025, 1125);
-		quota.started(9, 1025);
-		quota.started(10, 1025);
-		quota.refused(9, tooMany(1000, { limit: 4 }), 0, 11, 1125); // stated
-		quota.refused(10, tooMany(1000), 0, 11, 1125); // same wave
-		expect(quota.delayMs(1125)).toBe(925);
-		served(quota, [11, 12, 13], 3000, 3100);
-		quota.started(14, 3000);
-		// 3 of 4 went through: the quota goes down to 3, the margin stays (else 975).
-		quota.refused(14, tooMany(1000), 0, 15, 3100);
-		expect(quota.delayMs(3100)).toBe(925);
-	});
-
-	it('remembers the calls of a long window (five minutes)', () => {
-		const quota = new RateQuota();
-		served(quota, [0, 1], 0, 100);
-		quota.started(2, 0);
-		quota.refused(2, tooMany(300_000), 0, 3, 100);
-		quota.started(3, 200_000);
-		expect(quota.delayMs(200_000)).toBe(300_025 - 200_000);
-	});
-
-	it('a call in flight for minutes still counts', () => {
-		const { quota } = quotaOfFour();
-		quota.started(5, 1100); // a slow call, still out
-		served(quota, [6, 7], 200_000, 200_100);
-		quota.started(8, 200_100);
-		// 5, 6, 7 and 8: the quota is full (forgetting call 5 would let a fifth start).
-		expect(quota.delayMs(200_100)).toBe(925);
 	});
 });

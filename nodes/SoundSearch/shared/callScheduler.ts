@@ -47,7 +47,11 @@ export class CallScheduler {
 
 	private nextSeq = 0;
 
-	private readonly inFlight = new Set<number>();
+	/**
+	 * Calls in flight, each with the calls started before it that were still in flight when it
+	 * started and have not been refused since: what the service was serving when it arrived.
+	 */
+	private readonly inFlight = new Map<number, Set<number>>();
 
 	private readonly queue: Array<{ start: () => void; stop: (error: Error) => void }> = [];
 
@@ -158,7 +162,7 @@ export class CallScheduler {
 	/** Marks a call as in flight at once, so a burst of releases cannot over-fill the limit. */
 	private take(): number {
 		const seq = this.nextSeq++;
-		this.inFlight.add(seq);
+		this.inFlight.set(seq, new Set(this.inFlight.keys()));
 		this.quota.started(seq, Date.now());
 		return seq;
 	}
@@ -175,6 +179,7 @@ export class CallScheduler {
 	}
 
 	private release(seq: number, verdict: CallVerdict) {
+		const ahead = this.inFlight.get(seq)?.size ?? 0;
 		this.inFlight.delete(seq);
 		// Anything but a 429 (a 5xx, a timeout, a reset) may have reached the service and count
 		// against a quota; a 429 is RateQuota's to read in shrink().
@@ -183,7 +188,11 @@ export class CallScheduler {
 			this.lastProgressAt = Date.now();
 			this.grow();
 		}
-		if (verdict.kind === 'congested') this.shrink(seq, verdict);
+		if (verdict.kind === 'congested') {
+			// A refused call took no capacity: it is not what the calls behind it were waiting on.
+			for (const behind of this.inFlight.values()) behind.delete(seq);
+			this.shrink(seq, ahead, verdict);
+		}
 		this.pump();
 	}
 
@@ -195,13 +204,18 @@ export class CallScheduler {
 	}
 
 	/**
-	 * The calls started before the refused one and still in flight are what the service was
-	 * serving when it refused: that is its capacity, as far as this run can tell.
+	 * `serving`: the calls ahead of the refused one when it started (and not refused), which is
+	 * what the service was serving when it refused: its capacity, as far as this run can tell.
+	 * Counted from the start, not when the refusal is read: a busy n8n may read a refusal after
+	 * the answers of the calls ahead of it, and reading it then as "nothing in flight" would take
+	 * a limit on calls in flight for a small quota that paces the rest of the run.
 	 */
-	private shrink(seq: number, { waitMs, hint }: { waitMs: number; hint?: QuotaHint }) {
-		// Stryker disable next-line EqualityOperator: release() took `seq` out of inFlight already, so `<=` counts the same calls
-		const serving = [...this.inFlight].filter((other) => other < seq).length;
-		// Nothing of this run was in flight: the limit is not about calls at once (a quota, a rate
+	private shrink(
+		seq: number,
+		serving: number,
+		{ waitMs, hint }: { waitMs: number; hint?: QuotaHint },
+	) {
+		// Nothing of this run was ahead of it: the limit is not about calls at once (a quota, a rate
 		// per second) or the service is down, so the whole run holds off as asked.
 		if (serving === 0) this.pausedUntil = Math.max(this.pausedUntil, Date.now() + waitMs);
 		// Only a 429 can be a quota's; a refused or reset connection is about calls at once.

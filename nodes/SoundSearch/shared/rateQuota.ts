@@ -53,13 +53,17 @@ const MAX_MARGIN_SHARE = 0.1;
  * A quota on calls (N per rolling window), learnt from the service's refusals: the calls the
  * service took in the window before a refused one are its quota, the window is what the headers
  * say or else how long the service asks to wait. While one reading could also be a limit on calls
- * in flight, the quota is a candidate: one call beyond it tells (accepted: no quota; refused:
- * confirmed). The service counts a call when it arrives, which a busy client may send well after
- * it started it: an answered call is placed at its answer less the quickest round trip seen, and
- * a call still in flight counts as in the window.
+ * in flight, the quota is a candidate: one call beyond it tells (accepted: no quota; refused with
+ * fewer calls ahead of it than that limit would need: confirmed; else it tells nothing and a later
+ * one tests again). The service counts a call when it arrives, which a busy client may send well
+ * after it started it: an answered call is placed at its answer less the quickest round trip
+ * seen, and a call still in flight counts as in the window.
  */
 export class RateQuota {
-	private quota: { limit: number; windowMs: number; confirmed: boolean } | undefined;
+	/** `serving`: for a candidate, the fewest calls ahead of a refusal it was read from. */
+	private quota:
+		| { limit: number; windowMs: number; confirmed: boolean; serving: number }
+		| undefined;
 
 	/** Calls not refused, by sequence number: when the service (at the latest) took them. */
 	private readonly calls = new Map<number, { at: number; answered: boolean }>();
@@ -98,7 +102,7 @@ export class RateQuota {
 	}
 
 	/**
-	 * Reads a refusal (`serving`: calls started before it still in flight): a quota's, `quota
+	 * Reads a refusal (`serving`: calls ahead of it when it started, not refused): a quota's, `quota
 	 * found` when it turns a candidate into one. None serving, a probe refused or a stated limit
 	 * mean a quota; else a limit on calls in flight explains it as well, and the quota stays a
 	 * candidate.
@@ -115,7 +119,10 @@ export class RateQuota {
 		// At most what the service may have had in its window when it refused: calls before this
 		// one in flight, or answered within a window of now (the refusal came back at once).
 		const counted = this.count(now - windowMs, seq);
-		const isQuota = hint.limit !== undefined || serving === 0 || seq === this.probeSeq;
+		// The call beyond a candidate, refused with fewer calls ahead of it than the service was
+		// serving when it refused before: a limit on calls in flight does not explain it.
+		const probeTells = seq === this.probeSeq && serving < (this.quota?.serving ?? 0);
+		const isQuota = hint.limit !== undefined || serving === 0 || probeTells;
 		if (seq === this.probeSeq) this.probeSeq = undefined;
 		const sameWave = seq < this.waveSeq;
 		if (!sameWave) this.waveSeq = nextSeq;
@@ -129,19 +136,25 @@ export class RateQuota {
 		const limit = hint.limit ?? Math.min(counted, known?.limit ?? Infinity);
 		if (limit === 0) return isQuota ? 'quota' : 'calls in flight';
 		if (!isQuota) {
-			if (!known?.confirmed) this.quota = { limit, windowMs, confirmed: false };
+			if (!known?.confirmed) {
+				const fewest = Math.min(serving, known?.serving ?? Infinity);
+				this.quota = { limit, windowMs, confirmed: false, serving: fewest };
+			}
 			return 'calls in flight';
 		}
-		this.quota = { limit, windowMs, confirmed: true };
+		this.quota = { limit, windowMs, confirmed: true, serving: 0 };
 		return known?.confirmed ? 'quota' : 'quota found';
 	}
 
 	/** Ms until the quota lets another call start (0: now). */
 	delayMs(now: number): number {
 		const quota = this.quota;
+		// Nothing starts while the call beyond a candidate is out: a later call could reach the
+		// service first and be what it refuses. Its answer (or refusal) starts the next call.
+		if (this.probeSeq !== undefined) return Infinity;
 		if (!quota || this.used(now) < quota.limit) return 0;
 		// A candidate lets one call beyond it start, to tell whether it is real.
-		if (!quota.confirmed && this.probeSeq === undefined) return 0;
+		if (!quota.confirmed) return 0;
 		// Calls in flight stay in the window until answered: the answer may be what frees a slot.
 		const answered = [...this.calls.values()].filter((call) => call.answered);
 		const times = answered.map((call) => call.at).sort((a, b) => a - b);
