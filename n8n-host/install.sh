@@ -6,22 +6,22 @@
 # copies every *.svg/*.png it finds outside dot folders into dist/ (and so into the package).
 # Idempotent: when the installed n8n matches the pin and the stamp of a completed install matches
 # package.json + package-lock.json, it does nothing. See README.md for why it installs this way.
-#   n8n-host/install.sh [2.x|1.x]
+#   n8n-host/install.sh [2.x|1.x] [--check]
+# --check installs nothing: exits 0 when that line is installed and up to date, else 1.
 set -euo pipefail
 export N8N_LINE="${1:-${N8N_LINE:-2.x}}"
+check_only="${2:-}"
 # shellcheck source=lib.sh
 source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/lib.sh"
 line="$(n8n_line)"
 install_dir="$(n8n_install_dir)"
 mkdir -p "$install_dir"
-cp "$N8N_HOST_DIR/$line/package.json" "$N8N_HOST_DIR/$line/package-lock.json" "$install_dir/" 2>/dev/null ||
-  cp "$N8N_HOST_DIR/$line/package.json" "$install_dir/" # a new line has no lockfile yet
 cd "$install_dir"
 
 t0=$(date +%s.%N)
 elapsed() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }
 
-pin="$(node -p 'require("./package.json").dependencies.n8n')"
+pin="$(node -p 'require(process.argv[1]).dependencies.n8n' "$N8N_HOST_DIR/$line/package.json")"
 stamp="node_modules/.n8n-host-install-stamp"
 # The stamp ties a completed install to the pin, the Node major and the manifest + lockfile as
 # committed in n8n-host/<line>/: `npm install` rewrites the copy here, so a stamp read from the
@@ -40,9 +40,10 @@ up_to_date() {
 }
 
 if up_to_date; then
-  echo "[n8n-host] n8n $pin already installed ($(elapsed "$t0") s)" >&2
+  [ "$check_only" = --check ] || echo "[n8n-host] n8n $pin already installed ($(elapsed "$t0") s)" >&2
   exit 0
 fi
+[ "$check_only" = --check ] && exit 1
 
 # Two test processes may call this at once: serialise them, then re-check.
 # One lock for every line: two installs at once would only slow each other down.
@@ -55,16 +56,30 @@ fi
 
 echo "[n8n-host] installing n8n $pin (installed: $(installed_version)); this takes a few minutes" >&2
 rm -f "$stamp"
+# Copied only now, under the lock: a check (or a call that finds n8n installed) must not touch
+# the files of an install under way.
+cp "$N8N_HOST_DIR/$line/package.json" "$N8N_HOST_DIR/$line/package-lock.json" . 2>/dev/null ||
+  cp "$N8N_HOST_DIR/$line/package.json" . # a new line has no lockfile yet
 # --ignore-scripts: @confluentinc/kafka-javascript's install script downloads from the internet.
 # isolated-vm's Node 24 prebuild is found without its script; sqlite3 is rebuilt below.
 t1=$(date +%s.%N)
 npm install --ignore-scripts --no-audit --no-fund --loglevel=error >&2
 echo "[n8n-host] npm install: $(elapsed "$t1") s" >&2
 # sqlite3 needs its native addon; it builds against npm_config_nodedir (Node 24 headers,
-# exported by node24.sh). Its prebuilt-binary download is unreachable here, so this compiles.
+# exported by node24.sh). Its prebuilt-binary download is unreachable here, so this compiles
+# (about a minute). The build depends only on sqlite3's version and Node's ABI, so it is kept
+# and the next line that pins the same sqlite3 copies it instead of compiling it again.
 t1=$(date +%s.%N)
-npm rebuild sqlite3 --loglevel=error >&2
-echo "[n8n-host] npm rebuild sqlite3: $(elapsed "$t1") s" >&2
+addon=node_modules/sqlite3/build/Release/node_sqlite3.node
+kept="$N8N_HOST_DIR/../.cache/sqlite3-build/$(node -p 'require("./node_modules/sqlite3/package.json").version + "-abi" + process.versions.modules').node"
+if [ -f "$kept" ]; then
+  mkdir -p "$(dirname "$addon")" && cp "$kept" "$addon"
+  echo "[n8n-host] sqlite3: the build kept from another line, copied ($(elapsed "$t1") s)" >&2
+else
+  npm rebuild sqlite3 --loglevel=error >&2
+  mkdir -p "$(dirname "$kept")" && cp "$addon" "$kept"
+  echo "[n8n-host] npm rebuild sqlite3: $(elapsed "$t1") s" >&2
+fi
 
 if [ "$(installed_version)" != "$pin" ]; then
   echo "[n8n-host] installed n8n is $(installed_version), expected $pin" >&2
