@@ -9,15 +9,12 @@ source scripts/node24.sh
 results=.cache/test-results
 rm -rf "$results" && mkdir -p "$results"
 summary() { node scripts/test-summary.js "$results"/*.json; }
-# What the real-n8n layers need, installed once per machine (about 5 minutes on a fresh one), in
-# the background while the layers that need no n8n run; in its own process group, stopped with
-# the run if it ends first. The pinned n8n of each line must install. Redis, PostgreSQL and
-# Chromium (Debian packages, one apt at a time) are only begun here: the queue and editor layers
-# check them again and say what is missing.
+# The pinned n8n of each line, installed once per machine (about 5 minutes on a fresh one), in the
+# background while the layers that need no n8n run; in its own process group, stopped with the
+# run if it ends first. Both lines must install.
 installs=.cache/n8n-host-install.log
-setsid bash -c 'for line in 2.x 1.x; do bash n8n-host/install.sh "$line" || exit 1; done
-  bash scripts/queue-env.sh install >/dev/null || true
-  bash scripts/ensure-chromium.sh >/dev/null || true' >"$installs" 2>&1 &
+setsid bash -c 'for line in 2.x 1.x; do bash n8n-host/install.sh "$line" || exit 1; done' \
+  >"$installs" 2>&1 &
 install_pid=$!
 e2e_pid=
 finish() {
@@ -49,33 +46,44 @@ installs_done() {
   [ "$status" = 0 ]
 }
 echo "== the pinned n8n 2.x (installed once per machine)"
-# e2e starts as soon as 2.x is in: 1.x, Redis, PostgreSQL and Chromium go on installing behind it.
-# Its 1.x files run last (test/setup/slowFirst.js) and wait in their set-up for install.sh's lock.
+# e2e starts as soon as 2.x is in; 1.x goes on installing behind it. Its 1.x files run last
+# (test/setup/slowFirst.js) and wait in their set-up for install.sh's lock if need be.
 while ! bash n8n-host/install.sh 2.x --check; do
   kill -0 "$install_pid" 2>/dev/null || installs_done
   sleep 2
 done
 echo "== real n8n 2.x and 1.x: examples, the node's cases and its faults, end to end"
 # In the background, its output live: its files mostly wait (n8n's polls, a 3-minute window on
-# the real clock), and queue mode runs beside it once its packages are in. Job control (set -m)
-# gives it a process group of its own, which finish() stops if the run ends first.
+# the real clock), so queue mode and the editor run beside it, their output printed after. Job
+# control (set -m) gives it a process group of its own, which finish() stops if the run ends first.
 set -m
 layer e2e &
 e2e_pid=$!
 set +m
-echo "== the pinned n8n 1.x, Redis, PostgreSQL, Chromium (installed once per machine)"
-installs_done
-echo "== real n8n in queue mode: main + Redis + 3 workers + PostgreSQL (beside e2e; output below)"
-queue_status=0
-layer queue >.cache/queue-layer.log 2>&1 || queue_status=$?
-e2e_status=0
-wait "$e2e_pid" || e2e_status=$?
+# Debian packages, one apt at a time; the queue and editor layers check them again and say what
+# is missing.
+echo "== Redis, PostgreSQL, Chromium (installed once per machine)"
+bash scripts/queue-env.sh install >/dev/null || true
+bash scripts/ensure-chromium.sh >/dev/null || true
+failed=()
+# beside <name> <what it is> <command...>: runs the command, its output kept for later.
+beside() {
+  local name=$1
+  echo "== $2 (beside e2e; output below)"
+  shift 2
+  "$@" >".cache/$name-layer.log" 2>&1 || failed+=("$name")
+}
+beside queue "real n8n in queue mode: main + Redis + 3 workers + PostgreSQL" layer queue
+beside editor "n8n editor in headless Chromium: node panel, icon, parameters, runs from the editor" \
+  layer editor
+wait "$e2e_pid" || failed+=(e2e)
 e2e_pid=
-echo "== queue mode's output"
-cat .cache/queue-layer.log
-[ "$e2e_status" = 0 ] && [ "$queue_status" = 0 ]
-echo "== n8n editor in headless Chromium: node panel, icon, parameters, runs from the editor"
-layer editor
+for name in queue editor; do
+  echo "== $name: its output" && cat ".cache/$name-layer.log"
+done
+echo "== the pinned n8n 1.x (installed once per machine)"
+installs_done
+[ "${#failed[@]}" = 0 ] || { echo "failed: ${failed[*]}"; exit 1; }
 echo "== community-package scanner (source tree and packed tarball)" && node test/scanner/scan.js
 echo "== the README's commands, briefly, as a user types them"
 layer commands
