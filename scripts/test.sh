@@ -65,6 +65,10 @@ set +m
 echo "== Redis, PostgreSQL, Chromium (installed once per machine)"
 bash scripts/queue-env.sh install >/dev/null || true
 bash scripts/ensure-chromium.sh >/dev/null || true
+# Queue mode starts once 1.x is in: beside e2e's first minutes and that install, its workers
+# drained too slowly for the SIGTERM case (all three compete for two cores).
+echo "== the pinned n8n 1.x (installed once per machine)"
+installs_done
 failed=()
 # beside <name> <what it is> <command...>: runs the command, its output kept for later.
 beside() {
@@ -81,8 +85,6 @@ e2e_pid=
 for name in queue editor; do
   echo "== $name: its output" && cat ".cache/$name-layer.log"
 done
-echo "== the pinned n8n 1.x (installed once per machine)"
-installs_done
 [ "${#failed[@]}" = 0 ] || { echo "failed: ${failed[*]}"; exit 1; }
 echo "== community-package scanner (source tree and packed tarball)" && node test/scanner/scan.js
 echo "== the README's commands, briefly, as a user types them"

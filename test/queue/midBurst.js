@@ -6,6 +6,10 @@
 const env = require('./environment');
 const s = require('./scenarios');
 const { runningOn, started } = require('../harness/queue/events');
+const { N8N_SHUTDOWN_SECONDS } = require('../harness/queue/n8nProcess');
+
+/** How long a SIGTERM'd worker is given to exit: its drain window and time to stop after it. */
+const EXIT_WAIT_MS = (N8N_SHUTDOWN_SECONDS + 30) * 1000;
 
 const { waitFor } = env;
 
@@ -48,7 +52,7 @@ async function signalMidBurst(e, prefix, workerName, signal, caught) {
 	const signalledAt = Date.now();
 	const answers = await pending;
 	const answeredMs = Date.now() - signalledAt;
-	await waitFor(() => worker.exitStatus() !== undefined, signal === 'SIGTERM' ? 60_000 : 0);
+	await waitFor(() => worker.exitStatus() !== undefined, signal === 'SIGTERM' ? EXIT_WAIT_MS : 0);
 	e.proxy.setDelay(100);
 	const { requests: ledger } = await e.service.ledger();
 	const burstIds = [...env.enqueuedIds(e.stack)].filter((id) => !before.has(id));
@@ -102,4 +106,9 @@ async function lostOnKill(e, { worker, answers, ledger, burstIds, signalledAt })
 	};
 }
 
-module.exports = { prepare, signalMidBurst, lostOnKill };
+module.exports = {
+	EXIT_WAIT_MS,
+	prepare,
+	signalMidBurst,
+	lostOnKill,
+};

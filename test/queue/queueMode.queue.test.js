@@ -11,7 +11,7 @@ const n8n = require('../harness/n8n');
 const env = require('./environment');
 const s = require('./scenarios');
 const { scheduledExample, trendTrigger } = require('./workflows');
-const { prepare, signalMidBurst, lostOnKill } = require('./midBurst');
+const { EXIT_WAIT_MS, prepare, signalMidBurst, lostOnKill } = require('./midBurst');
 
 const { report, sleep, waitFor } = env;
 // Decided at load time: the suite runs wherever Redis and PostgreSQL are or can be installed.
@@ -203,7 +203,7 @@ suite('queue mode: workers stopped mid-burst', () => {
 			(x) => x.kind === 'worker-started' && x.at > r.signalledAt,
 		);
 		report(
-			`SIGTERM: ${worker.name} (pid ${worker.pid}) signalled ${r.into} s into a burst of ${r.cases.length} executions, running ${running.length} (${JSON.stringify(running)}); it exited ${exit ? `with code ${exit.code}, signal ${exit.signal}` : '(not within 60 s)'} ${((Date.now() - r.signalledAt) / 1000).toFixed(1)} s after the signal`,
+			`SIGTERM: ${worker.name} (pid ${worker.pid}) signalled ${r.into} s into a burst of ${r.cases.length} executions, running ${running.length} (${JSON.stringify(running)}); it exited ${exit ? `with code ${exit.code}, signal ${exit.signal}` : `(not within ${EXIT_WAIT_MS / 1000} s)`} ${((Date.now() - r.signalledAt) / 1000).toFixed(1)} s after the signal`,
 		);
 		report(
 			`SIGTERM: ${worker.name} ran ${ran.length} executions of this burst (${startedAfter.length} logged as started after the signal: jobs it had already taken), finished ${ran.filter((id) => finished.has(id)).length} of them`,
