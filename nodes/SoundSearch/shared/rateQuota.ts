@@ -187,6 +187,7 @@ export class RateQuota {
 	// Stryker disable next-line BlockStatement: it only bounds memory; count() and delayMs() skip calls out of the window
 	private forget(now: number) {
 		const keepSince = now - Math.max(this.spanMs(), 60_000) * 2;
+		// Stryker disable next-line BlockStatement: memory only, as above
 		for (const [seq, call] of this.calls) {
 			// Stryker disable next-line ConditionalExpression,EqualityOperator: memory only, as above (a call kept or dropped at keepSince is out of every window)
 			if (call.answered && call.at < keepSince) this.calls.delete(seq);
