@@ -48,10 +48,12 @@ export class CallScheduler {
 	private nextSeq = 0;
 
 	/**
-	 * Calls in flight, each with the calls started before it that were still in flight when it
-	 * started and have not been refused since: what the service was serving when it arrived.
+	 * Calls in flight, each with how many calls were ahead of it when it started and have not been
+	 * refused since: what the service was serving when it arrived. A call still in flight that
+	 * started after another one necessarily had it ahead, so a refusal lowers the count of every
+	 * later call still in flight.
 	 */
-	private readonly inFlight = new Map<number, Set<number>>();
+	private readonly inFlight = new Map<number, number>();
 
 	private readonly queue: Array<{ start: () => void; stop: (error: Error) => void }> = [];
 
@@ -162,7 +164,7 @@ export class CallScheduler {
 	/** Marks a call as in flight at once, so a burst of releases cannot over-fill the limit. */
 	private take(): number {
 		const seq = this.nextSeq++;
-		this.inFlight.set(seq, new Set(this.inFlight.keys()));
+		this.inFlight.set(seq, this.inFlight.size);
 		this.quota.started(seq, Date.now());
 		return seq;
 	}
@@ -179,7 +181,7 @@ export class CallScheduler {
 	}
 
 	private release(seq: number, verdict: CallVerdict) {
-		const ahead = this.inFlight.get(seq)?.size ?? 0;
+		const ahead = this.inFlight.get(seq) ?? 0;
 		this.inFlight.delete(seq);
 		// Anything but a 429 (a 5xx, a timeout, a reset) may have reached the service and count
 		// against a quota; a 429 is RateQuota's to read in shrink().
@@ -190,7 +192,10 @@ export class CallScheduler {
 		}
 		if (verdict.kind === 'congested') {
 			// A refused call took no capacity: it is not what the calls behind it were waiting on.
-			for (const behind of this.inFlight.values()) behind.delete(seq);
+			for (const [other, count] of this.inFlight) {
+				// Stryker disable next-line EqualityOperator: `seq` left inFlight above, so `>=` finds the same calls
+				if (other > seq) this.inFlight.set(other, count - 1);
+			}
 			this.shrink(seq, ahead, verdict);
 		}
 		this.pump();
