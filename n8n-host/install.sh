@@ -60,24 +60,47 @@ rm -f "$stamp"
 # the files of an install under way.
 cp "$N8N_HOST_DIR/$line/package.json" "$N8N_HOST_DIR/$line/package-lock.json" . 2>/dev/null ||
   cp "$N8N_HOST_DIR/$line/package.json" . # a new line has no lockfile yet
+# sqlite3 needs its native addon, built against npm_config_nodedir (Node 24 headers, exported by
+# node24.sh); its prebuilt-binary download is unreachable here, so it compiles (about a minute on
+# one core). The build depends only on sqlite3's version and Node's ABI: it is kept, and a line
+# that pins the same sqlite3 copies it. It compiles from sqlite3's own package in a folder of its
+# own, beside n8n's npm install below (which takes two minutes on a fresh machine), not after it.
+sqlite3_version="$(node -p "require('./package-lock.json').packages['node_modules/sqlite3']?.version ?? ''" 2>/dev/null || true)"
+kept="$N8N_HOST_DIR/../.cache/sqlite3-build/${sqlite3_version:-unpinned}-abi$(node -p process.versions.modules).node"
+compile_sqlite3() {
+  local dir addon_api
+  dir="$N8N_HOST_DIR/../.cache/sqlite3-build/src-$sqlite3_version"
+  addon_api="$(node -p "require('./package-lock.json').packages['node_modules/node-addon-api'].version")"
+  rm -rf "$dir" && mkdir -p "$dir" && echo '{"private": true}' >"$dir/package.json"
+  (cd "$dir" &&
+    npm install --ignore-scripts --no-audit --no-fund --loglevel=error \
+      "sqlite3@$sqlite3_version" "node-addon-api@$addon_api" &&
+    npm rebuild sqlite3 --loglevel=error &&
+    cp node_modules/sqlite3/build/Release/node_sqlite3.node "$kept.tmp" && mv "$kept.tmp" "$kept")
+  rm -rf "$dir"
+}
+compiling=
+if [ -n "$sqlite3_version" ] && [ ! -f "$kept" ]; then
+  mkdir -p "$(dirname "$kept")"
+  compile_sqlite3 >&2 &
+  compiling=$!
+fi
 # --ignore-scripts: @confluentinc/kafka-javascript's install script downloads from the internet.
-# isolated-vm's Node 24 prebuild is found without its script; sqlite3 is rebuilt below.
+# isolated-vm's Node 24 prebuild is found without its script.
 t1=$(date +%s.%N)
 npm install --ignore-scripts --no-audit --no-fund --loglevel=error >&2
 echo "[n8n-host] npm install: $(elapsed "$t1") s" >&2
-# sqlite3 needs its native addon; it builds against npm_config_nodedir (Node 24 headers,
-# exported by node24.sh). Its prebuilt-binary download is unreachable here, so this compiles
-# (about a minute). The build depends only on sqlite3's version and Node's ABI, so it is kept
-# and the next line that pins the same sqlite3 copies it instead of compiling it again.
 t1=$(date +%s.%N)
 addon=node_modules/sqlite3/build/Release/node_sqlite3.node
-kept="$N8N_HOST_DIR/../.cache/sqlite3-build/$(node -p 'require("./node_modules/sqlite3/package.json").version + "-abi" + process.versions.modules').node"
+if [ -n "$compiling" ]; then
+  wait "$compiling" || { echo "[n8n-host] compiling sqlite3 $sqlite3_version failed" >&2; exit 1; }
+  echo "[n8n-host] sqlite3 $sqlite3_version compiled beside npm install; waited $(elapsed "$t1") s for it" >&2
+fi
 if [ -f "$kept" ]; then
   mkdir -p "$(dirname "$addon")" && cp "$kept" "$addon"
-  echo "[n8n-host] sqlite3: the build kept from another line, copied ($(elapsed "$t1") s)" >&2
-else
+  echo "[n8n-host] sqlite3: the kept build copied" >&2
+else # a lockfile without a top-level sqlite3: built in place
   npm rebuild sqlite3 --loglevel=error >&2
-  mkdir -p "$(dirname "$kept")" && cp "$addon" "$kept"
   echo "[n8n-host] npm rebuild sqlite3: $(elapsed "$t1") s" >&2
 fi
 
