@@ -38,6 +38,8 @@ finish() {
   summary
 }
 trap finish EXIT
+# A stop by signal runs finish() too (bash runs the EXIT trap on exit, not on a fatal signal).
+trap "exit 143" TERM INT
 
 # The machine's installs, once per machine, from the first seconds: the pinned n8n of each line
 # (npm install with sqlite3 compiled beside it: about 2 + 1.5 minutes on a fresh machine), and
