@@ -1,10 +1,12 @@
 'use strict';
 
 // examples/keywords-from-spreadsheet.json as users run it headless: `n8n execute` on the user
-// folder, before any `n8n start` on it (sharedN8n.e2e.test.js registers these cases first; the
-// CLI and a server must not share the folder at once). The example reads the user's
+// folder with no n8n server on it yet (sharedN8n.e2e.test.js registers these cases before the
+// server starts: the CLI would otherwise share its SQLite database with a running server, which is
+// not how users run it). The example reads the user's
 // .n8n-files/keywords.csv when there is one, else its sample rows; one search per row, every
-// sound in one XLSX file. Newest n8n line only.
+// sound in one XLSX file, .n8n-files/sound-search-results.xlsx (left there; no other case counts
+// it). Newest n8n line only.
 
 const fs = require('node:fs');
 const path = require('node:path');

@@ -3,8 +3,9 @@
 // The examples/ workflows, as users get them, in a running n8n through the REST API the editor
 // uses: the scheduled trend collection run from its Schedule Trigger, activated to fire by itself
 // and writing where n8n may not; the AI Agent against the fake OpenAI model. n8n's own features
-// and the examples that need not run twice: newest n8n line only. Files they leave in the files
-// folder: sound-trends-<day>.csv and scheduled/ (no other case counts those).
+// and the examples that need not run twice: newest n8n line only. What they leave: in the files
+// folder sound-trends-<day>.csv and scheduled/, in the user folder outside/ (no other case
+// counts those).
 
 const fs = require('node:fs');
 const path = require('node:path');
@@ -16,7 +17,8 @@ const { readSheet } = require('../sheets');
 const TREND_COLLECTION = 'examples/scheduled-trend-collection.json';
 /** The columns Simplify Output promises a spreadsheet. */
 const SIMPLE_COLUMNS = 'soundId title audioUrl platform query creditsCharged page'.split(' ');
-/** @typedef {import('../ledger').Platform} Platform @typedef {import('../scenario').E2eScenario} E2eScenario */
+/** @typedef {import('../ledger').Platform} Platform */
+/** @typedef {import('../scenario').E2eScenario} E2eScenario */
 
 /**
  * What the scheduled-trend example produced: 3 keywords x 2 platforms, 20 sounds each, one page
