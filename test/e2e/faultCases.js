@@ -1,6 +1,6 @@
 'use strict';
 
-// The fault cases of soundSearch.e2e.test.js, run on every n8n line: workflows/lofi (query lofi,
+// The fault cases of cases/soundSearch.js, run on every n8n line: workflows/lofi (query lofi,
 // Limit 5) with the service told to misbehave. One case per shape of failure each line's HTTP
 // stack hands the node (a status with headers, a status with a body, a timeout, a body that is not
 // JSON); what the node then decides (bounds, no retry of 402, available: false) is proven in

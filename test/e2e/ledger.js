@@ -37,4 +37,16 @@ function bySearch(rows) {
 	return [...rows].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
 }
 
-module.exports = { ledgerRow, page, bySearch };
+/** What a page of search results costs on each platform (the service's pricing). */
+const PRICE = { shortvideo: 1, photosocial: 2 };
+/** @typedef {keyof typeof PRICE} Platform */
+
+/**
+ * The searches the service must have seen, one page each at its platform's price, in the order
+ * bySearch gives the ledger.
+ * @param {{ platform: Platform, q: string }[]} searches @param {Record<string, unknown>} fields
+ */
+const onePageEach = (searches, fields) =>
+	bySearch(searches).map((s) => page({ ...s, ...fields, credits: PRICE[s.platform] }));
+
+module.exports = { ledgerRow, page, bySearch, PRICE, onePageEach };

@@ -3,10 +3,13 @@
 // What every real-n8n scenario test shares. useN8n() registers the jest hooks: before all, a user
 // folder with the packed package installed as n8n installs it, the credentials imported with the
 // CLI, the reference service (and the fake OpenAI model if asked) on 127.0.0.1, `n8n start` and
-// an owner (later, when the file runs `n8n execute` first); before each test, the service reset;
-// after each, what the test activated deactivated; after all, every process stopped by pid, on
-// failure too. The executor: run() (REST, as the editor's "Execute workflow") and execute() (CLI)
-// take a workflow file's name (workflowFile.js) and return status, error, items(node).
+// an owner (later, when the file runs `n8n execute` first); before each test, the service and the
+// model reset; after each, what the test activated deactivated and the server log checked for
+// keys; after all, every process stopped by pid, on failure too. One scenario serves a whole test
+// file: sharedN8n.e2e.test.js runs the case modules of cases/ against one (one n8n boot per line
+// instead of one per file), so a case leaves n8n as it found it or says what it leaves. The
+// executor: run() (REST, as the editor's "Execute workflow") and execute() (CLI) take a workflow
+// file's name (workflowFile.js) and return status, error, items(node).
 
 const fs = require('node:fs');
 const path = require('node:path');
@@ -102,6 +105,18 @@ class Scenario {
 		const env = { N8N_RESTRICT_FILE_ACCESS_TO: this.filesDir };
 		this.server = await n8n.startN8n(this.userFolder, { env });
 		this.rest = await n8n.setupOwner(this.server.url);
+	}
+
+	/**
+	 * Stops n8n and starts it again on the same user folder (its workflows, their static data,
+	 * its executions kept); server and rest are the new ones for every test after. The stopped
+	 * server's log is checked here: tearDown() only sees the last server's.
+	 */
+	async restart() {
+		const stopped = this.server;
+		await stopped?.stop();
+		if (stopped) expectNoSecrets(stopped.logs(), 'the log of the n8n server before a restart');
+		await this.start();
 	}
 
 	async tearDown() {
@@ -222,6 +237,8 @@ class Scenario {
 	}
 }
 
+/** @typedef {Scenario} E2eScenario what a case module of cases/ gets from its test file */
+
 /**
  * The real n8n of one test file, its hooks registered (see the top of this file).
  * @param {{ model?: boolean, start?: boolean }} [options] model: the fake OpenAI model too;
@@ -237,6 +254,9 @@ function useN8n(options = {}) {
 	});
 	afterEach(async () => {
 		for (const id of [...scenario.active]) await scenario.deactivate(id);
+		// After each test, not only at the end: the server keeps only the tail of its log
+		// (test/harness/n8n/install.js), and one server serves many tests.
+		if (scenario.server) expectNoSecrets(scenario.server.logs(), 'the n8n server log');
 	});
 	return scenario;
 }

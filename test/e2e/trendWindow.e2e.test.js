@@ -6,8 +6,8 @@
 // cannot show: n8n's saved static data carrying the trigger's history from poll to poll, and
 // Date.now() of the n8n process measuring the window. The rules themselves are proven in
 // test/engine/triggerRising.test.ts. Newest line only: 3.5 minutes, and nothing line-specific
-// (trends.e2e.test.js proves rising once on each line). Its own file so that jest runs it beside
-// the others (scripts/layer.sh: two workers).
+// (cases/trends.js proves rising once on each line). Its own file, with its own n8n, so that jest
+// runs it beside sharedN8n.e2e.test.js, which holds the other cases (scripts/layer.sh: two workers).
 
 const { useN8n, sleep, soundIds } = require('./scenario');
 

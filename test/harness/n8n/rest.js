@@ -36,6 +36,10 @@ function session(/** @type {string} */ url) {
 			},
 			body: body === undefined ? undefined : JSON.stringify(body),
 			redirect: 'manual',
+		}).catch((error) => {
+			// fetch's own message ("fetch failed") names neither the request nor the cause.
+			const cause = error.cause?.code ?? error.cause?.message ?? '';
+			throw new Error(`${method} ${urlPath}: ${error.message} ${cause}`, { cause: error });
 		});
 		for (const setCookie of response.headers.getSetCookie()) {
 			const [, name, value] = /^([^=;]+)=([^;]*)/.exec(setCookie) ?? [];

@@ -1,25 +1,25 @@
 'use strict';
 
 // The Sound Search node (version 2) as an AI Agent's tool in a real n8n, with the fake OpenAI
-// model (test/harness/fakeModel/): what the model receives as the tool's result in each mode of
-// the tool-only Output parameter. Set-up: scenario.js; the workflow: workflows/ai-agent-v2.
+// model (test/harness/fakeModel/, its requests forgotten before each test): what the model
+// receives as the tool's result in each mode of the tool-only Output parameter. The workflow:
+// workflows/ai-agent-v2.
 
-const { useN8n } = require('./scenario');
-const { page } = require('./ledger');
+const { page } = require('../ledger');
 
-const scenario = useN8n({ model: true });
 const WORKFLOW = 'ai-agent-v2';
 const SIMPLIFIED = [
 	...['soundId', 'title', 'creditsCharged', 'authorName', 'postCount'],
 	...['query', 'platform', 'audioUrl', 'durationSeconds', 'fetchedAt'],
 ];
+/** @typedef {import('../scenario').E2eScenario} E2eScenario */
 
 /**
  * Runs the agent with the tool's parameters set as given; returns what the model got back from
  * the tool (the parsed sounds and the text's size in bytes) and the run.
- * @param {Record<string, unknown>} toolParameters
+ * @param {E2eScenario} scenario @param {Record<string, unknown>} toolParameters
  */
-async function agentRun(toolParameters) {
+async function agentRun(scenario, toolParameters) {
 	const set = Object.fromEntries(
 		Object.entries(toolParameters).map(([name, value]) => [`Sound Search.${name}`, value]),
 	);
@@ -32,19 +32,13 @@ async function agentRun(toolParameters) {
 	return { run, sounds: JSON.parse(content), bytes: Buffer.byteLength(content) };
 }
 
-/** @type {Record<string, number>} */
-const measured = {};
-
-afterAll(() => {
-	// The figures docs/output.md quotes (Limit 10, the short-video platform).
-	process.stdout.write(
-		`[aiAgent] bytes of the tool result per mode: ${JSON.stringify(measured)}\n`,
-	);
-});
-
-describe('the Sound Search tool (version 2) in an AI Agent', () => {
+/**
+ * The three Output modes, each one test; `measured` collects the bytes of each tool result.
+ * @param {E2eScenario} scenario @param {Record<string, number>} measured
+ */
+function outputModes(scenario, measured) {
 	test('by default the model gets the Simplified sounds: 10 flat fields each, no media objects', async () => {
-		const { run, sounds, bytes } = await agentRun({});
+		const { run, sounds, bytes } = await agentRun(scenario, {});
 		measured.simplified = bytes;
 
 		expect(await scenario.ledger()).toEqual([
@@ -60,7 +54,7 @@ describe('the Sound Search tool (version 2) in an AI Agent', () => {
 	});
 
 	test('with Selected Fields, the tool result holds the sound ID and exactly the selected fields', async () => {
-		const { run, sounds, bytes } = await agentRun({
+		const { run, sounds, bytes } = await agentRun(scenario, {
 			output: 'selected',
 			fields: ['title', 'postCount'],
 		});
@@ -80,7 +74,7 @@ describe('the Sound Search tool (version 2) in an AI Agent', () => {
 	});
 
 	test('with Raw, the model gets every field of the service, media objects included', async () => {
-		const { sounds, bytes } = await agentRun({ output: 'raw' });
+		const { sounds, bytes } = await agentRun(scenario, { output: 'raw' });
 		measured.raw = bytes;
 
 		expect(sounds).toHaveLength(10);
@@ -90,4 +84,22 @@ describe('the Sound Search tool (version 2) in an AI Agent', () => {
 		]);
 		expect(measured.simplified).toBeLessThan(bytes / 2);
 	});
-});
+}
+
+/**
+ * The Output modes, and the bytes of each tool result printed after them.
+ * @param {E2eScenario} scenario (started, with the fake model)
+ */
+function aiAgent(scenario) {
+	/** @type {Record<string, number>} */
+	const measured = {};
+	afterAll(() => {
+		// The figures docs/output.md quotes (Limit 10, the short-video platform).
+		process.stdout.write(
+			`[aiAgent] bytes of the tool result per mode: ${JSON.stringify(measured)}\n`,
+		);
+	});
+	outputModes(scenario, measured);
+}
+
+module.exports = { aiAgent };

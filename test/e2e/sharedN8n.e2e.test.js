@@ -1,0 +1,37 @@
+'use strict';
+
+// The e2e cases that share one real n8n per line: one user folder, one credential import, one
+// `n8n start` (and the restart the trend case makes) for all of them, instead of one of each per
+// file: booting n8n is most of the CPU this layer spends. Each case module of cases/ registers its
+// tests (and hooks) against this scenario, in a describe of its own named here; the reference service and the fake model are reset before each
+// test and what a test activated is deactivated after it (scenario.js), and each module says
+// what it leaves behind (files, a Data Table). The order matters: `n8n execute` runs headless on
+// the user folder before n8n is started on it; the trend cases restart n8n, so the modules after
+// them prove that the restarted server carries on. trendWindow.e2e.test.js keeps its own n8n: it
+// waits minutes on the real clock, and as its own file it runs beside this one (two workers,
+// test/setup/slowFirst.js starts both first).
+
+const { useN8n } = require('./scenario');
+const { examplesHeadless } = require('./cases/examplesHeadless');
+const { examplesInN8n } = require('./cases/examplesInN8n');
+const { trends } = require('./cases/trends');
+const { soundSearch } = require('./cases/soundSearch');
+const { aiAgent } = require('./cases/aiAgent');
+const { rateLimits } = require('./cases/rateLimits');
+
+const scenario = useN8n({ model: true, start: false });
+const START_TIMEOUT_MS = 180_000;
+
+describe('headless, with `n8n execute`', () => examplesHeadless(scenario));
+
+describe('in a running n8n (REST API, as the editor uses it)', () => {
+	// Here, not in useN8n(): jest runs a describe's beforeAll only when one of its tests runs,
+	// after the headless cases above.
+	beforeAll(() => scenario.start(), START_TIMEOUT_MS);
+
+	describe('the examples', () => examplesInN8n(scenario));
+	describe('sound trends', () => trends(scenario));
+	describe('the Sound Search node', () => soundSearch(scenario));
+	describe('the Sound Search tool (version 2) in an AI Agent', () => aiAgent(scenario));
+	describe('rate limits', () => rateLimits(scenario));
+});
