@@ -3,9 +3,9 @@
 // The browser of the editor check: headless Debian Chromium (/usr/bin/chromium, installed by
 // scripts/ensure-chromium.sh) driven through playwright-core. Chromium runs as a browser server,
 // a process of ours that close() stops by pid (its process group, its temporary profile removed);
-// the page talks to 127.0.0.1 only. Screenshots of every step go to artifacts/editor/*.png (or
-// artifacts/editor/<folder>/ for a browser given a folder: one per test file), and close() writes
-// what the run took and saw to summary.json there. The docs' pictures: docsShot().
+// the page talks to 127.0.0.1 only. One browser may serve several concerns on its one page: each
+// keeps its screenshots and step times in its own folder under artifacts/editor/ (folder()), and
+// close() writes what the run took and saw to summary.json in each. The docs' pictures: docsShot().
 
 const fs = require('node:fs');
 const path = require('node:path');
@@ -19,28 +19,98 @@ const CHROMIUM_FLAGS = `--no-sandbox --disable-gpu --disable-quic --no-first-run
 	--disable-background-networking --disable-component-update --disable-sync
 	--disable-dev-shm-usage`.split(/\s+/);
 const ARTIFACTS = path.join(REPO_ROOT, 'artifacts', 'editor');
+// Every URL but data:, blob: and those of host 127.0.0.1. A RegExp, not a function: Playwright
+// matches a RegExp in its server and lets the others through there, while a function sees every
+// request of every page load go out to this process and back (CPU in Chromium and here).
+const ELSEWHERE =
+	/^(?!(?:data|blob):)(?![a-z][a-z0-9+.-]*:\/\/(?:[^/?#@]*@)?127\.0\.0\.1(?:[:/?#]|$))/i;
 
 selectors.setTestIdAttribute('data-test-id');
+
+/** One concern's screenshots and step times, in artifacts/editor/<folder>/, taken of the browser's page. */
+class ShotFolder {
+	/** @type {string[]} */ screenshots = [];
+	/** @type {Record<string, number>} */ stepMs = {};
+
+	/** @param {EditorBrowser} browser @param {string} folder under artifacts/editor/ ('' for itself) */
+	constructor(browser, folder) {
+		this.browser = browser;
+		this.dir = path.join(ARTIFACTS, folder);
+		// Only this folder's earlier files: other concerns keep theirs (in their own folders).
+		fs.mkdirSync(this.dir, { recursive: true });
+		for (const entry of fs.readdirSync(this.dir, { withFileTypes: true }))
+			if (entry.isFile()) fs.rmSync(path.join(this.dir, entry.name), { force: true });
+	}
+
+	/** Saves a screenshot as NN-<name>.png (or <file>.png). @param {string} name @param {string} [file] */
+	shot = async (name, file = `${String(this.screenshots.length + 1).padStart(2, '0')}-${name}`) => {
+		await this.browser.page.screenshot({ path: path.join(this.dir, `${file}.png`) });
+		this.screenshots.push(`${file}.png`);
+	};
+
+	/**
+	 * A screenshot the docs show (docs/images/<file>.png): kept in the artifacts like any other; it
+	 * replaces the docs' picture only when DOCS_IMAGES=1, so a test run leaves the tree unchanged.
+	 * @param {string} file
+	 */
+	docsShot = async (file) => {
+		await this.shot(file, file);
+		if (process.env.DOCS_IMAGES !== '1') return;
+		const picture = path.join(__dirname, '..', '..', 'docs', 'images', `${file}.png`);
+		fs.copyFileSync(path.join(this.dir, `${file}.png`), picture);
+	};
+
+	/**
+	 * Runs one step; on failure it saves a screenshot "failed-<step>.png" first.
+	 * @param {string} name @param {() => Promise<void>} fn
+	 */
+	step = async (name, fn) => {
+		const t0 = Date.now();
+		try {
+			await fn();
+		} catch (error) {
+			if (this.browser.page) await this.shot(name, `failed-${name}`).catch(() => {});
+			throw error;
+		} finally {
+			this.stepMs[name] = Date.now() - t0;
+		}
+	};
+
+	/** Writes summary.json: `more`, then this folder's steps and screenshots. @param {object} more */
+	writeSummary(more) {
+		const { stepMs, screenshots } = this;
+		fs.mkdirSync(this.dir, { recursive: true });
+		const summary = JSON.stringify({ ...more, stepMs, screenshots }, null, 2);
+		fs.writeFileSync(path.join(this.dir, 'summary.json'), summary);
+	}
+}
 
 class EditorBrowser {
 	/** @type {import('playwright-core').BrowserServer | undefined} */ server;
 	/** @type {import('playwright-core').Page} */ page = /** @type {any} */ (undefined); // open()
 	blockedRequests = 0;
-	/** @type {string[]} */ screenshots = [];
-	/** @type {Record<string, number>} */ stepMs = {};
 	start = Date.now();
+	/** @type {Map<string, ShotFolder>} */ folders = new Map();
 
-	/** @param {string} [folder] under artifacts/editor/ (default: artifacts/editor/ itself) */
+	/** @param {string} [folder] of shot(), docsShot() and step() (default: artifacts/editor/ itself) */
 	constructor(folder = '') {
-		this.dir = path.join(ARTIFACTS, folder);
+		this.main = this.folder(folder);
+		this.shot = this.main.shot;
+		this.docsShot = this.main.docsShot;
+		this.step = this.main.step;
+	}
+
+	/** A concern's folder under artifacts/editor/, emptied of earlier runs' files when first asked for. @param {string} name */
+	folder(name) {
+		const existing = this.folders.get(name);
+		if (existing) return existing;
+		const created = new ShotFolder(this, name);
+		this.folders.set(name, created);
+		return created;
 	}
 
 	/** @param {number} timeoutMs for every action and wait of the page */
 	async open(timeoutMs) {
-		// Only this browser's earlier files: other test files keep theirs (in their own folders).
-		fs.mkdirSync(this.dir, { recursive: true });
-		for (const entry of fs.readdirSync(this.dir, { withFileTypes: true }))
-			if (entry.isFile()) fs.rmSync(path.join(this.dir, entry.name), { force: true });
 		if (!fs.existsSync(CHROMIUM)) {
 			throw new Error(`${CHROMIUM} is missing: run scripts/ensure-chromium.sh`);
 		}
@@ -59,9 +129,7 @@ class EditorBrowser {
 		context.setDefaultTimeout(timeoutMs);
 		// Anything but this n8n (its editor looks packages up on a registry, for example) is
 		// refused here and counted.
-		const elsewhere = (/** @type {URL} */ url) =>
-			!['data:', 'blob:'].includes(url.protocol) && url.hostname !== '127.0.0.1';
-		await context.route(elsewhere, (route) => {
+		await context.route(ELSEWHERE, (route) => {
 			this.blockedRequests += 1;
 			return route.abort('blockedbyclient');
 		});
@@ -69,54 +137,18 @@ class EditorBrowser {
 		return this.page;
 	}
 
-	/** Saves a screenshot as NN-<name>.png (or <file>.png) in its folder. @param {string} name */
-	async shot(name, file = `${String(this.screenshots.length + 1).padStart(2, '0')}-${name}`) {
-		await this.page.screenshot({ path: path.join(this.dir, `${file}.png`) });
-		this.screenshots.push(`${file}.png`);
-	}
-
-	/**
-	 * A screenshot the docs show (docs/images/<file>.png): kept in the artifacts like any other; it
-	 * replaces the docs' picture only when DOCS_IMAGES=1, so a test run leaves the tree unchanged.
-	 * @param {string} file
-	 */
-	async docsShot(file) {
-		await this.shot(file, file);
-		if (process.env.DOCS_IMAGES !== '1') return;
-		const picture = path.join(__dirname, '..', '..', 'docs', 'images', `${file}.png`);
-		fs.copyFileSync(path.join(this.dir, `${file}.png`), picture);
-	}
-
-	/**
-	 * Runs one step; on failure it saves a screenshot "failed-<step>.png" first.
-	 * @param {string} name @param {() => Promise<void>} fn
-	 */
-	async step(name, fn) {
-		const t0 = Date.now();
-		try {
-			await fn();
-		} catch (error) {
-			if (this.page) await this.shot(name, `failed-${name}`).catch(() => {});
-			throw error;
-		} finally {
-			this.stepMs[name] = Date.now() - t0;
-		}
-	}
-
-	/** Stops Chromium by pid and writes summary.json (with `more`). @param {object} more */
+	/** Stops Chromium by pid and writes each folder's summary.json (with `more`). @param {object} more */
 	async close(more) {
 		const chromiumPid = this.server?.process().pid;
 		await this.server?.kill();
-		const summary = {
+		const suiteMs = Date.now() - this.start;
+		const shared = {
 			...more,
-			stepMs: this.stepMs,
-			suiteMs: Date.now() - this.start,
+			suiteMs,
 			blockedNonLoopbackRequests: this.blockedRequests,
 			chromiumPid,
-			screenshots: this.screenshots,
 		};
-		fs.mkdirSync(this.dir, { recursive: true });
-		fs.writeFileSync(path.join(this.dir, 'summary.json'), JSON.stringify(summary, null, 2));
+		for (const folder of this.folders.values()) folder.writeSummary(shared);
 	}
 }
 

@@ -1,10 +1,12 @@
 'use strict';
 
-// What every editor test file shares: the stack of `npm start` (test/harness/stack/: n8n with the
-// packed package, the reference service, the fake model, an owner, the demo credentials and
-// workflows), a headless Chromium (browser.js) with its screenshots in artifacts/editor/<folder>/,
-// signed in as the owner before the first test; everything stopped by pid after the last, on
-// failure too.
+// The one place the editor check makes its stack and browser: the stack of `npm start`
+// (test/harness/stack/: n8n with the packed package, the reference service, the fake model, an
+// owner, the demo credentials and workflows) and a headless Chromium (browser.js), signed in as
+// the owner before the first test; everything stopped by pid after the last, on failure too.
+// editor.editor.test.js makes one session and hands it to every case module (cases/): starting
+// n8n and Chromium is most of the layer's CPU, so they are made once, not once per concern.
+// The sign-in's screenshots and the stack's timings are in artifacts/editor/session/.
 
 const { Stack, DEMO_OWNER } = require('../harness/stack');
 const { EditorBrowser } = require('./browser');
@@ -12,24 +14,38 @@ const { EditorBrowser } = require('./browser');
 const UI_TIMEOUT_MS = 30_000;
 
 /**
- * Registers the jest hooks; the returned session's stack and page are set before the first test.
- * @param {string} folder the screenshots' folder under artifacts/editor/
+ * @typedef {object} EditorSession
+ * @property {EditorBrowser} browser
+ * @property {InstanceType<typeof Stack>} stack set before the first test
+ * @property {import('playwright-core').Page} page set before the first test
+ * @property {(name: string) => ReturnType<EditorBrowser['folder']>} folder a concern's
+ *   screenshots and steps, in artifacts/editor/<name>/
+ * @property {() => Promise<void>} resetService the reference service back to how the stack
+ *   started it: no ledger entries, nothing cached
  */
-function useEditorSession(folder) {
-	const browser = new EditorBrowser(folder);
+
+/**
+ * Registers the jest hooks; the returned session's stack and page are set before the first test.
+ * @returns {EditorSession}
+ */
+function useEditorSession() {
+	const browser = new EditorBrowser('session');
+	/** @type {EditorSession} */
 	const session = {
 		browser,
-		/** @type {InstanceType<typeof Stack>} */ stack: /** @type {any} */ (undefined),
-		/** @type {import('playwright-core').Page} */ page: /** @type {any} */ (undefined),
-		shot: (/** @type {string} */ name) => browser.shot(name),
-		step: browser.step.bind(browser),
+		stack: /** @type {any} */ (undefined),
+		page: /** @type {any} */ (undefined),
+		folder: (name) => browser.folder(name),
+		resetService: async () => {
+			await session.stack.service?.reset();
+		},
 	};
 
 	beforeAll(async () => {
 		session.stack = new Stack({ log: (line) => process.stdout.write(`[stack] ${line}\n`) });
 		await session.stack.start();
 		session.page = await browser.open(UI_TIMEOUT_MS);
-		await browser.step('sign-in', () => signIn(session));
+		await browser.step('sign-in', () => signIn(session.page, session.stack, browser.shot));
 	}, 20 * 60_000);
 
 	afterAll(async () => {
@@ -47,8 +63,12 @@ function useEditorSession(folder) {
 	return session;
 }
 
-/** Signs in as the owner `npm start` prints, as a user does. @param {{ page: any, stack: any, shot: (name: string) => Promise<void> }} session */
-async function signIn({ page, stack, shot }) {
+/**
+ * Signs in as the owner `npm start` prints, as a user does.
+ * @param {import('playwright-core').Page} page @param {InstanceType<typeof Stack>} stack
+ * @param {(name: string) => Promise<void>} shot
+ */
+async function signIn(page, stack, shot) {
 	await page.goto(`${stack.n8n?.url}/signin`);
 	await page.getByTestId('emailOrLdapLoginId').locator('input').fill(DEMO_OWNER.email);
 	await page.getByTestId('password').locator('input').fill(DEMO_OWNER.password);

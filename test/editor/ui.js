@@ -1,7 +1,8 @@
 'use strict';
 
-// Checks on what the editor shows that more than one editor test file makes: our node icon, the
-// run-data panel's text, "Execute workflow" on the canvas, the service's requests for a query.
+// What more than one editor case module (cases/) does or checks: finding the node in the node
+// panel, a run from the node's panel, our node icon, the run-data panel's text, "Execute workflow"
+// on the canvas, the service's requests for a query.
 
 const fs = require('node:fs');
 const path = require('node:path');
@@ -39,6 +40,37 @@ async function expectOurIcon(page, img) {
 	expect((await response.body()).toString('utf8')).toBe(svg);
 }
 
+/**
+ * Opens the node panel from the canvas and searches "Sound Search"; its entries of that name.
+ * @param {Page} page
+ */
+async function searchNodePanel(page) {
+	await page.getByTestId('canvas-add-button').click();
+	await page.getByTestId('node-creator-search-bar').fill('Sound Search');
+	const name = page
+		.getByTestId('node-creator-item-name')
+		.getByText('Sound Search', { exact: true });
+	return page.getByTestId('node-creator-action-item').filter({ has: name });
+}
+
+/** An entry of the node panel's lists (an event, an action). @param {Page} page @param {string} text */
+const panelItem = (page, text) => page.getByTestId('item-iterator-item').filter({ hasText: text });
+
+/**
+ * In the open Sound Search node's panel: fills Query and Limit, runs the node and waits for its
+ * success; the output panel.
+ * @param {Page} page @param {string} query @param {number} limit
+ */
+async function runFromPanel(page, query, limit) {
+	const ndv = page.getByTestId('ndv');
+	await ndv.getByTestId('parameter-input-query').locator('input, textarea').first().fill(query);
+	await ndv.getByTestId('parameter-input-limit').locator('input').fill(String(limit));
+	await ndv.getByTestId('node-execute-button').click();
+	const output = page.getByTestId('output-panel');
+	await output.getByTestId('node-run-status-success').waitFor({ timeout: RUN_TIMEOUT_MS });
+	return output;
+}
+
 /** The run-data panel's text (the JSON view splits lines oddly) in single spaces. @param {Locator} locator */
 const flatText = async (locator) => (await locator.innerText()).replace(/\s+/g, ' ');
 
@@ -68,6 +100,9 @@ module.exports = {
 	RUN_TIMEOUT_MS,
 	imageLoaded,
 	expectOurIcon,
+	searchNodePanel,
+	panelItem,
+	runFromPanel,
 	flatText,
 	executeWorkflow,
 	waitForSearches,

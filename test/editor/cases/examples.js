@@ -1,0 +1,122 @@
+'use strict';
+
+// Every examples/*.json as a user meets it under `npm start`: opened in the editor, run with
+// "Execute workflow" on the canvas, with nothing prepared but what `npm start` prepares (the
+// stack: credentials, the fake model, the .n8n-files folder). A run fails this check when n8n
+// reports it failed or any node ran into an error (drawn red), when it made no call (or, with
+// no search in it, put out nothing), or when a write that ran did not write its file. A screenshot
+// of each run in artifacts/editor/examples/. New example files are covered by themselves.
+// Registered by editor.editor.test.js against its shared session (../session.js): each run's
+// checks compare the service's ledger and the files folder with their state just before that run,
+// so what other concerns of the session searched or wrote does not count here.
+
+const fs = require('node:fs');
+const path = require('node:path');
+const { readExampleWorkflows, PACKAGE_NAME } = require('../../harness/stack');
+const n8n = require('../../harness/n8n');
+const { ICON_PATH_PART, RUN_TIMEOUT_MS, imageLoaded } = require('../ui');
+
+const EXAMPLE_FILES = [...new Set(readExampleWorkflows().workflows.map((w) => w.file))];
+/** The node an example's write goes on to when the file could not be written. */
+const NOT_SAVED = 'File Not Saved';
+
+/** @typedef {import('../../harness/stack').Stack} Stack */
+
+/** The files in the stack's files folder (where the examples write). @param {Stack} stack */
+const filesWritten = (stack) => fs.readdirSync(stack.filesFolder).sort();
+
+/** The newest execution of a workflow, finished, with its run data parsed. @param {Stack} stack @param {string} id */
+async function lastRun(stack, id) {
+	const request = /** @type {import('../../harness/n8n/rest').RestRequest} */ (stack.request);
+	const [newest] = await n8n.executionsOf(request, id, 1);
+	const execution = await n8n.dataOf(request, 'GET', `/rest/executions/${newest.id}`);
+	const writes = execution.workflowData.nodes
+		.filter((/** @type {any} */ n) => n.type === 'n8n-nodes-base.readWriteFile')
+		.filter((/** @type {any} */ n) => n.parameters.operation === 'write')
+		.map((/** @type {any} */ n) => n.name);
+	return { status: execution.status, run: n8n.parseExecutionData(execution.data), writes };
+}
+
+/** Names of the nodes that ran with an error, and of those that ran at all. @param {any} run */
+function nodesThatRan(run) {
+	const runData = run.resultData.runData ?? {};
+	const failed = Object.entries(runData)
+		.filter(([, runs]) => runs.some((/** @type {any} */ r) => r.error))
+		.map(([name]) => name);
+	return { ran: Object.keys(runData), failed };
+}
+
+/** How many items a node's last run put out on its first output. @param {any} run @param {string} node */
+function itemsOut(run, node) {
+	const runs = run.resultData.runData?.[node] ?? [];
+	return runs.at(-1)?.data?.main?.[0]?.length ?? 0;
+}
+
+/** The service's request count so far. @param {Stack} stack */
+const requestsSoFar = async (stack) => (await stack.service?.ledger())?.totals.requests ?? 0;
+
+/**
+ * Opens the example's workflow (our icons loaded), runs it from the canvas and waits until it
+ * succeeded or a node turned red.
+ * @param {import('playwright-core').Page} page @param {Stack} stack @param {Stack['workflows'][number]} example
+ */
+async function runOnTheCanvas(page, stack, example) {
+	await page.goto(stack.workflowUrl(example.id));
+	await page.getByTestId('canvas-node').first().waitFor();
+	for (const node of example.nodes.filter((n) => n.type.startsWith(`${PACKAGE_NAME}.`))) {
+		const nameInCss = String(node.name).replace(/["\\]/g, '\\$&');
+		const selector = `[data-test-id="canvas-node"][data-node-name="${nameInCss}"]`;
+		await imageLoaded(page, page.locator(`${selector} img[src*="${ICON_PATH_PART}"]`).first());
+	}
+	await page.getByTestId('execute-workflow-button').click();
+	const succeeded = page.getByText('Workflow executed successfully').first();
+	const redNode = page.getByTestId('canvas-node-status-error').first();
+	await succeeded.or(redNode).waitFor({ timeout: RUN_TIMEOUT_MS });
+	await page
+		.getByTestId('zoom-to-fit')
+		.click()
+		.catch(() => {});
+}
+
+/**
+ * One example, run green from the canvas.
+ * @param {import('../session').EditorSession} session @param {string} file
+ * @param {(name: string) => Promise<void>} shot
+ */
+async function runsGreen({ page, stack }, file, shot) {
+	expect(stack.problems).toEqual([]);
+	const example = stack.workflows.find((w) => w.file === file);
+	if (!example) throw new Error(`${file} was not imported`);
+	const callsBefore = await requestsSoFar(stack);
+	const filesBefore = filesWritten(stack);
+
+	await runOnTheCanvas(page, stack, example);
+	await shot(path.basename(file, '.json'));
+
+	const { status, run, writes } = await lastRun(stack, example.id);
+	const { ran, failed } = nodesThatRan(run);
+	expect({ status, failed }).toEqual({ status: 'success', failed: [] });
+	await expect(page.getByTestId('canvas-node-status-error').count()).resolves.toBe(0);
+	// An example that searches and made no call proved nothing; one that only reads what
+	// others collected (the weekly report) must at least hand its last node an item.
+	if (example.nodes.some((n) => n.type.startsWith(`${PACKAGE_NAME}.`)))
+		expect(await requestsSoFar(stack)).toBeGreaterThan(callsBefore);
+	else expect(itemsOut(run, run.resultData.lastNodeExecuted)).toBeGreaterThan(0);
+	// Each write that ran wrote its file (none went on to File Not Saved).
+	expect(ran).not.toContain(NOT_SAVED);
+	const newFiles = filesWritten(stack).filter((f) => !filesBefore.includes(f));
+	expect(newFiles).toHaveLength(writes.filter((name) => ran.includes(name)).length);
+}
+
+/**
+ * Registers a test per example file against the shared session.
+ * @param {import('../session').EditorSession} session
+ */
+function examplesCases(session) {
+	const { shot, step } = session.folder('examples');
+	test.each(EXAMPLE_FILES)('%s runs green from the canvas', (file) =>
+		step(path.basename(file, '.json'), () => runsGreen(session, file, shot)),
+	);
+}
+
+module.exports = { examplesCases };

@@ -1,0 +1,22 @@
+'use strict';
+
+// The editor check of the stack `npm start` brings up, in one signed-in headless Chromium
+// (session.js: one stack, one browser, one sign-in for all of it). Each concern is a module of
+// cases/ that registers its tests against the shared session, in this order, each starting from a
+// page it opens itself:
+//   cases/node.js        the Sound Search node: node panel, icon, parameters, runs, the demo
+//   cases/costNotice.js  the output panel's cost notice and creditsCharged in view
+//   cases/examples.js    every examples/*.json run green from the canvas
+// A stack and a browser per concern cost more CPU than every test of them together: the layer
+// is CPU-bound on two cores. trendReport.editor.test.js (no editor, a page of its own) runs
+// beside this file.
+
+const { useEditorSession } = require('./session');
+const { nodeCases } = require('./cases/node');
+const { costNoticeCases } = require('./cases/costNotice');
+const { examplesCases } = require('./cases/examples');
+
+const session = useEditorSession();
+nodeCases(session);
+costNoticeCases(session);
+examplesCases(session);
