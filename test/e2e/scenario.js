@@ -107,11 +107,7 @@ class Scenario {
 		this.rest = await n8n.setupOwner(this.server.url);
 	}
 
-	/**
-	 * Stops n8n and starts it again on the same user folder (its workflows, their static data,
-	 * its executions kept); server and rest are the new ones for every test after. The stopped
-	 * server's log is checked here: tearDown() only sees the last server's.
-	 */
+	/** n8n stopped and started on the same state; its log checked now (tearDown sees the last). */
 	async restart() {
 		const stopped = this.server;
 		await stopped?.stop();
@@ -254,8 +250,7 @@ function useN8n(options = {}) {
 	});
 	afterEach(async () => {
 		for (const id of [...scenario.active]) await scenario.deactivate(id);
-		// After each test, not only at the end: the server keeps only the tail of its log
-		// (test/harness/n8n/install.js), and one server serves many tests.
+		// Each test, not only the last: a server keeps only its log's tail and serves many tests.
 		if (scenario.server) expectNoSecrets(scenario.server.logs(), 'the n8n server log');
 	});
 	return scenario;
