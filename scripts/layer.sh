@@ -19,9 +19,12 @@ case "$layer" in
 esac
 case "$layer" in
   queue | release) set -- -w 1 "$@" ;;
-  # Two files at once: an e2e file mostly waits on n8n (its polls, the real clock); each editor
-  # file and each command starts its own n8n (and browser) on free ports of its own.
-  e2e | editor | commands) set -- -w 2 "$@" ;;
+  # e2e: its three files at once: the growth window (3.5 min on the real clock) and the shared
+  # n8n of each line mostly wait (n8n's polls, the clock), and 1.x's may wait for its install.
+  e2e) set -- -w 3 "$@" ;;
+  # Two files at once: each editor file and each command starts its own n8n (and browser) on
+  # free ports of its own.
+  editor | commands) set -- -w 2 "$@" ;;
 esac
 [ "$layer" = editor ] && bash "$here/ensure-chromium.sh"
 # Arguments first: --selectProjects takes every word after it as a project name (a test path too).
