@@ -87,8 +87,18 @@ if [ -n "$sqlite3_version" ] && [ ! -f "$kept" ]; then
 fi
 # --ignore-scripts: @confluentinc/kafka-javascript's install script downloads from the internet.
 # isolated-vm's Node 24 prebuild is found without its script.
+# The lockfile copy gets its packages' tarball addresses first (resolveLockfile.js says why); should
+# the registry lay out its tarballs otherwise, the install runs again from the committed lockfile.
 t1=$(date +%s.%N)
-npm install --ignore-scripts --no-audit --no-fund --loglevel=error >&2
+install_n8n() { npm install --ignore-scripts --no-audit --no-fund --loglevel=error >&2; }
+if [ -f package-lock.json ] && node "$N8N_HOST_DIR/resolveLockfile.js" package-lock.json "$(npm config get registry)" &&
+  install_n8n; then
+  :
+else
+  echo "[n8n-host] npm install with tarball addresses failed: again from the committed lockfile" >&2
+  cp "$N8N_HOST_DIR/$line/package-lock.json" . 2>/dev/null || true
+  install_n8n
+fi
 echo "[n8n-host] npm install: $(elapsed "$t1") s" >&2
 t1=$(date +%s.%N)
 addon=node_modules/sqlite3/build/Release/node_sqlite3.node
