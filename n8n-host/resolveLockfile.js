@@ -4,7 +4,7 @@
 //   node n8n-host/resolveLockfile.js <package-lock.json> <registry URL>
 // The committed lockfiles carry no addresses (no registry host is written into the repository),
 // so npm would fetch and parse the metadata of each of n8n's ~1,900 packages to find its tarball
-// first: about two thirds of the CPU of an install. With the address and the committed integrity,
+// first: most of the CPU of an install. With the address and the committed integrity,
 // npm fetches the tarball alone and still checks it against that integrity. Used on install.sh's
 // copy of the lockfile, in the install folder; the registry comes from npm's own configuration.
 const fs = require('node:fs');
