@@ -14,12 +14,13 @@
  * Real-n8n layers start about 1 GB processes: scripts/layer.sh runs them two files at a time
  * (`-w 2`: their files mostly wait, on n8n's polls, a browser, a command's end), queue mode `-w 1`.
  */
+const { deadlineMs } = require('./test/harness/deadlines');
+
 const ts = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }] };
-const SECOND = 1000;
 
 /**
  * @typedef {object} LayerOptions
- * @property {number} [timeoutS] per test
+ * @property {number} [timeoutS] per test, scaled by SOUND_SEARCH_TEST_PATIENCE (deadlines.js)
  * @property {string} [match] test file name pattern
  * @property {Record<string, unknown>} [globals]
  * @property {string[]} [setup] files run after jest's globals exist, before each test file
@@ -38,15 +39,16 @@ function layer(displayName, folder, options = {}) {
 		testEnvironment: 'node',
 		testMatch: [`<rootDir>/test/${folder}/**/${match}`],
 		transform: ts,
-		globals: { TEST_TIMEOUT_MS: timeoutS * SECOND, ...globals },
+		globals: { TEST_TIMEOUT_MS: deadlineMs(timeoutS), ...globals },
 		setupFilesAfterEnv: ['<rootDir>/test/setup/timeout.js', ...setup],
 		...(globalSetup && { globalSetup }),
 		slowTestThreshold: options.slowS ?? 5,
 	};
 }
 
+// A test in a real n8n may restart it: above the n8n start's own deadline, whose error says more.
 /** @type {LayerOptions} */
-const realN8n = { globalSetup: '<rootDir>/test/setup/packOnce.js', timeoutS: 180, slowS: 60 };
+const realN8n = { globalSetup: '<rootDir>/test/setup/packOnce.js', timeoutS: 300, slowS: 60 };
 
 module.exports = {
 	testSequencer: '<rootDir>/test/setup/slowFirst.js',
@@ -63,8 +65,8 @@ module.exports = {
 				setup: ['<rootDir>/test/setup/n8nLine.js'],
 			}),
 		),
-		layer('queue', 'queue', { ...realN8n, timeoutS: 300, slowS: 120 }),
-		layer('editor', 'editor', { ...realN8n, timeoutS: 180 }),
-		layer('commands', 'commands', { ...realN8n, timeoutS: 240 }),
+		layer('queue', 'queue', { ...realN8n, slowS: 120 }),
+		layer('editor', 'editor', realN8n),
+		layer('commands', 'commands', realN8n),
 	],
 };

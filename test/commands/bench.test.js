@@ -6,12 +6,15 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { runToEnd, REPO_ROOT } = require('./run');
+const { deadlineMs } = require('../harness/deadlines');
+
+jest.setTimeout(deadlineMs(420));
 
 test('npm run bench runs every phase and writes a report in which credits meet the minimum', async () => {
 	const report = path.join(REPO_ROOT, '.cache', 'bench', 'smoke.md');
 	fs.rmSync(report, { force: true });
 	const { code, output } = await runToEnd('npm run --silent bench -- --smoke', {
-		timeoutMs: 360_000,
+		timeoutS: 360,
 	});
 
 	expect(output).toContain('wrote .cache/bench/smoke.md');

@@ -10,7 +10,7 @@ test.each([
 ])(
 	'%s says what it searched (%s on %s, Limit %i) and the %i credit(s) it cost',
 	async (command, query, platform, limit, credits) => {
-		const { code, output } = await runToEnd(command, { timeoutMs: 60_000 });
+		const { code, output } = await runToEnd(command, { timeoutS: 90 });
 
 		expect(output).toContain(`Searching "${query}" on ${platform} (${credits} credit`);
 		expect(output).toContain(`Limit ${limit}, through n8n's execution engine`);

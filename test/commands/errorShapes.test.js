@@ -20,7 +20,7 @@ const withoutNode = (/** @type {any} */ fixture) => ({
 
 test('re-recording the error shapes of every pinned n8n changes none of them', async () => {
 	const command = `node test/fixtures/n8n-errors/record.js --out ${out}`;
-	const { code, output } = await runToEnd(command, { timeoutMs: 200_000 });
+	const { code, output } = await runToEnd(command, { timeoutS: 270 });
 	expect({ code, output: output.slice(-2000) }).toEqual({ code: 0, output: expect.any(String) });
 
 	for (const { version } of pinnedVersions()) {

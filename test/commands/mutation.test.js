@@ -5,15 +5,18 @@
 // tests kill mutants. A run where no mutant is ever switched on (a config that runs the tests
 // without the mutated code) kills none, so the killed count is what this checks.
 const { runToEnd } = require('./run');
+const { deadlineMs } = require('../harness/deadlines');
+
+jest.setTimeout(deadlineMs(300));
 
 test('npm run test:mutation -- --mutate <lines> mutates the code and the tests kill mutants', async () => {
 	const { code, output } = await runToEnd(
 		"npm run test:mutation -- --mutate 'nodes/SoundSearch/shared/searchInput.ts:168-185'",
-		{ timeoutMs: 240_000, env: { MUTATION_TESTS: 'engine/inputChecks.test.ts' } },
+		{ timeoutS: 240, env: { MUTATION_TESTS: 'engine/inputChecks.test.ts' } },
 	);
 
 	expect(code).toBe(0);
 	// The clear-text report's row: file | score | covered | killed | timeout | survived | ...
 	const row = /searchInput\.ts\s*\|\s*[\d.]+\s*\|\s*[\d.]+\s*\|\s*(\d+)\s*\|/.exec(output);
 	expect(Number(row?.[1])).toBeGreaterThan(10);
-}, 300_000);
+});

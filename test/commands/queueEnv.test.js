@@ -7,7 +7,7 @@ const { runToEnd } = require('./run');
 
 test('bash scripts/queue-env.sh up 1 brings queue mode up with a worker, then tears it down', async () => {
 	const { code, output } = await runToEnd('bash scripts/queue-env.sh up 1 --smoke', {
-		timeoutMs: 200_000,
+		timeoutS: 270,
 	});
 
 	expect(output).toMatch(/\[queue-env\] n8n main: http:\/\/127\.0\.0\.1:\d+ \(pid \d+\)/);

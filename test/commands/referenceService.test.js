@@ -4,6 +4,8 @@
 // stopped. Its port (4010 in the npm script) is overridden with a free one: npm passes the extra
 // arguments after the script's, and the last --port wins.
 const { start, stopGroup } = require('./run');
+const { until } = require('../harness/poll');
+const { deadlineMs } = require('../harness/deadlines');
 
 test('npm run reference-service answers a search with its credits, and stops by pid', async () => {
 	const command = start(
@@ -26,10 +28,8 @@ test('npm run reference-service answers a search with its credits, and stops by 
 
 /** @param {ReturnType<typeof start>} command */
 async function listeningUrl(command) {
-	for (let waited = 0; waited < 20_000; waited += 100) {
-		const line = /\{"event":"listening","url":"([^"]+)"/.exec(command.output());
-		if (line) return line[1];
-		await new Promise((resolve) => setTimeout(resolve, 100));
-	}
-	throw new Error(`no listening line:\n${command.output()}`);
+	const listening = () => /\{"event":"listening","url":"([^"]+)"/.exec(command.output());
+	const what = `the listening line of the reference service`;
+	const line = await until(what, listening, Boolean, deadlineMs('childListening'), 100);
+	return /** @type {RegExpExecArray} */ (line)[1];
 }

@@ -5,21 +5,26 @@
 // also stops what npm started under it.
 const { spawn } = require('node:child_process');
 const path = require('node:path');
+const { deadlineMs, timedOut } = require('../harness/deadlines');
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 
 /**
- * Runs to the end; rejects when it outlives timeoutMs (the whole group is killed then).
+ * Runs to the end; rejects when it outlives its deadline (the whole group is killed then). A
+ * command that starts n8n gets n8n's own start deadline and then some: its own error says more.
  * @param {string} command a shell command line, as in the README
- * @param {{ timeoutMs: number, env?: Record<string, string> }} options
+ * @param {{ timeoutS: number, env?: Record<string, string> }} options timeoutS: seconds at
+ *   SOUND_SEARCH_TEST_PATIENCE 1 (deadlines.js)
  * @returns {Promise<{ code: number | null, output: string }>}
  */
-function runToEnd(command, { timeoutMs, env = {} }) {
+function runToEnd(command, { timeoutS, env = {} }) {
 	const child = start(command, env);
+	const timeoutMs = deadlineMs(timeoutS);
 	return new Promise((resolve, reject) => {
 		const timer = setTimeout(() => {
 			stopGroup(child.pid);
-			reject(new Error(`"${command}" still running after ${timeoutMs} ms:\n${child.output()}`));
+			const late = timedOut(`"${command}" to end`, timeoutMs);
+			reject(Object.assign(late, { message: `${late.message}:\n${child.output()}` }));
 		}, timeoutMs);
 		child.process.on('exit', (code) => {
 			clearTimeout(timer);

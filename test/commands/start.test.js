@@ -6,7 +6,7 @@
 const { runToEnd } = require('./run');
 
 test('npm start brings up n8n with the demo workflow, which finds 10 sounds for 1 credit', async () => {
-	const { code, output } = await runToEnd('npm start -- --smoke', { timeoutMs: 200_000 });
+	const { code, output } = await runToEnd('npm start -- --smoke', { timeoutS: 270 });
 
 	// Never the state a user keeps in .cache/start/.
 	expect(output).toContain('n8n state in a temp folder, removed when it stops, new');

@@ -18,6 +18,7 @@ const { packageTarball } = require('../harness/packageTarball');
 const { startReferenceService } = require('../harness/referenceService');
 const { startFakeOpenAi } = require('../harness/fakeModel');
 const { poll } = require('../harness/poll');
+const { deadlineMs } = require('../harness/deadlines');
 const { loadWorkflow, outcome } = require('./workflowFile');
 const { ledgerRow } = require('./ledger');
 
@@ -35,7 +36,6 @@ const CREDENTIALS = {
 const OPENAI_CREDENTIAL = { id: 'openAiDemo', name: 'OpenAI account' };
 const UNFINISHED = ['new', 'running', 'waiting'];
 const UNSET = /** @type {any} */ (undefined);
-const SET_UP_TIMEOUT_MS = 600_000; // a cold machine installs n8n first (about 4.5 min)
 
 /**
  * @typedef {import('./workflowFile').LoadOptions & { credential?: keyof CREDENTIALS,
@@ -208,7 +208,7 @@ class Scenario {
 	}
 
 	/** One execution once finished, with its run: { mode, status, execution, ...outcome }. */
-	async finished(executionId, timeoutMs = 60_000) {
+	async finished(executionId, timeoutMs = deadlineMs('execution')) {
 		const get = () => this.ok('GET', `/rest/executions/${executionId}`);
 		const execution = await poll(get, (e) => !UNFINISHED.includes(e.status), timeoutMs);
 		expectNoSecrets(JSON.stringify(execution), `execution ${executionId}`);
@@ -223,7 +223,7 @@ class Scenario {
 	}
 
 	/** Waits until the workflow has `count` finished runs (or the time is up), then returns them. */
-	async waitForRuns(id, count, timeoutMs = 15_000) {
+	async waitForRuns(id, count, timeoutMs = deadlineMs(30)) {
 		return poll(
 			() => this.runs(id),
 			(runs) => runs.length >= count,
@@ -242,8 +242,9 @@ class Scenario {
  */
 function useN8n(options = {}) {
 	const scenario = new Scenario(options);
-	beforeAll(() => scenario.setUp(), SET_UP_TIMEOUT_MS);
-	afterAll(() => scenario.tearDown(), 60_000);
+	// A cold machine installs n8n first (about 4.5 min).
+	beforeAll(() => scenario.setUp(), deadlineMs('setUp'));
+	afterAll(() => scenario.tearDown(), deadlineMs('tearDown'));
 	beforeEach(async () => {
 		await scenario.service?.reset();
 		await scenario.model?.reset();

@@ -12,6 +12,7 @@
 // test/setup/slowFirst.js starts both first).
 
 const { useN8n } = require('./scenario');
+const { deadlineMs } = require('../harness/deadlines');
 const { examplesHeadless } = require('./cases/examplesHeadless');
 const { examplesInN8n } = require('./cases/examplesInN8n');
 const { trends } = require('./cases/trends');
@@ -20,14 +21,13 @@ const { aiAgent } = require('./cases/aiAgent');
 const { rateLimits } = require('./cases/rateLimits');
 
 const scenario = useN8n({ model: true, start: false });
-const START_TIMEOUT_MS = 180_000;
 
 describe('headless, with `n8n execute`', () => examplesHeadless(scenario));
 
 describe('in a running n8n (REST API, as the editor uses it)', () => {
 	// Here, not in useN8n(): jest runs a describe's beforeAll only when one of its tests runs,
 	// after the headless cases above.
-	beforeAll(() => scenario.start(), START_TIMEOUT_MS);
+	beforeAll(() => scenario.start(), deadlineMs('setUp'));
 
 	describe('the examples', () => examplesInN8n(scenario));
 	describe('sound trends', () => trends(scenario));

@@ -10,8 +10,9 @@
 
 const { Stack, DEMO_OWNER } = require('../harness/stack');
 const { EditorBrowser } = require('./browser');
+const { deadlineMs } = require('../harness/deadlines');
 
-const UI_TIMEOUT_MS = 30_000;
+const UI_TIMEOUT_MS = deadlineMs('ui');
 
 /**
  * @typedef {object} EditorSession
@@ -46,7 +47,7 @@ function useEditorSession() {
 		await session.stack.start();
 		session.page = await browser.open(UI_TIMEOUT_MS);
 		await browser.step('sign-in', () => signIn(session.page, session.stack, browser.shot));
-	}, 20 * 60_000);
+	}, deadlineMs('setUp'));
 
 	afterAll(async () => {
 		const { stack } = session;
@@ -58,7 +59,7 @@ function useEditorSession() {
 		}
 		const left = stack ? stack.livePids() : [];
 		if (left.length > 0) throw new Error(`still running after stop: pid ${left.join(', ')}`);
-	}, 60_000);
+	}, deadlineMs('tearDown'));
 
 	return session;
 }

@@ -9,11 +9,13 @@
 const { useN8n } = require('../e2e/scenario');
 const { runHistoryWeek, runWeeklyReport } = require('../e2e/weeklyReport');
 const { EditorBrowser } = require('./browser');
+const { UI_TIMEOUT_MS } = require('./session');
+const { deadlineMs } = require('../harness/deadlines');
 
 const scenario = useN8n();
 const browser = new EditorBrowser('trend-report');
 const WEEK_END = '2026-12-07';
-const UI_TIMEOUT_MS = 30_000;
+jest.setTimeout(deadlineMs(300));
 /** Five lofi sounds that outgrow the catalogue's fastest (50 % a day), each its own way. */
 const RISERS = [
 	{ postCount: 20_003, dailyGrowth: 0.6 },
@@ -47,4 +49,4 @@ test('the weekly trend report opens in the browser: a line per top riser, the ta
 	expect(Math.abs((table?.y ?? 0) - (chart?.y ?? 0))).toBeLessThan(40);
 
 	await browser.docsShot('weekly-trend-report');
-}, 300_000);
+});

@@ -10,9 +10,10 @@ const { PACKAGE_NAME } = require('../harness/stack');
 const { REPO_ROOT } = require('../harness/packageTarball');
 const { poll } = require('../harness/poll');
 const { UI_TIMEOUT_MS } = require('./session');
+const { deadlineMs } = require('../harness/deadlines');
 
 const ICON_PATH_PART = `/icons/${PACKAGE_NAME}/`;
-const RUN_TIMEOUT_MS = 60_000;
+const RUN_TIMEOUT_MS = deadlineMs('editorRun');
 
 /** @typedef {import('playwright-core').Page} Page @typedef {import('playwright-core').Locator} Locator */
 

@@ -8,8 +8,9 @@
 const { spawn } = require('node:child_process');
 const { once } = require('node:events');
 const readline = require('node:readline');
+const { deadlineMs, timedOut } = require('./deadlines');
 
-const [START_TIMEOUT_MS, KILL_GRACE_MS] = [10_000, 3_000];
+const KILL_GRACE_MS = 3_000;
 
 /**
  * Starts `node script --port 0 --parent-pid <pid> ...args` and resolves once it printed its
@@ -36,9 +37,10 @@ async function startListeningChild(script, args, name) {
 		return exited;
 	};
 	const lines = readline.createInterface({ input: child.stdout });
-	const signal = AbortSignal.timeout(START_TIMEOUT_MS);
+	const startMs = deadlineMs('childListening');
+	const signal = AbortSignal.timeout(startMs);
 	const first = once(lines, 'line', { signal }).catch(() => {
-		throw new Error(`no listening line in ${START_TIMEOUT_MS} ms`);
+		throw timedOut('its listening line', startMs);
 	});
 	const early = exited.then(({ code, signal }) => {
 		throw new Error(`exited early (code ${code}, signal ${signal})`);

@@ -4,6 +4,7 @@
 // ending, triggers firing, webhooks registering) is read again until it is as expected.
 
 const { setTimeout: sleep } = require('node:timers/promises');
+const { timedOut } = require('./deadlines');
 
 /**
  * Calls fn until done(value) or the time is up; returns the last value either way.
@@ -22,4 +23,19 @@ async function poll(fn, done, timeoutMs, intervalMs = 250) {
 	return value;
 }
 
-module.exports = { poll };
+/**
+ * poll(), for a wait whose end is not itself what a test checks: the value once done(value), else
+ * a rejection naming `what`, the time waited and the machine's load (deadlines.js).
+ * @template T
+ * @param {string} what
+ * @param {() => T | Promise<T>} fn
+ * @param {(value: T) => boolean} done
+ * @param {number} timeoutMs
+ */
+async function until(what, fn, done, timeoutMs, intervalMs = 250) {
+	const value = await poll(fn, done, timeoutMs, intervalMs);
+	if (!done(value)) throw timedOut(what, timeoutMs);
+	return value;
+}
+
+module.exports = { poll, until };

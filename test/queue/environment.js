@@ -10,6 +10,7 @@ const { startQueueStack } = require('../harness/queue/stack');
 const { idsOf } = require('../harness/queue/events');
 const { packageTarball } = require('../harness/packageTarball');
 const { poll } = require('../harness/poll');
+const { deadlineMs } = require('../harness/deadlines');
 const { SERVICE_KEY } = require('./scenarios');
 const { CREDENTIAL, searchWorkflow, keywordList } = require('./workflows');
 
@@ -131,7 +132,7 @@ const post = (url, body) =>
 		method: 'POST',
 		headers: { 'content-type': 'application/json' },
 		body: JSON.stringify(body),
-		signal: AbortSignal.timeout(240_000),
+		signal: AbortSignal.timeout(deadlineMs(240)),
 	});
 
 /** @param {string} text */
@@ -151,14 +152,16 @@ function parseOr(text) {
 async function publishUntilFired(stack, id) {
 	const activatedAt = Date.now();
 	await stack.activateWorkflow(id);
-	const fired = await waitFor(async () => (await stack.executionsOf(id)).length > 0, 60_000, 500);
+	const fired = await waitFor(
+		async () => (await stack.executionsOf(id)).length > 0,
+		deadlineMs(60),
+		500,
+	);
 	await stack.deactivateWorkflow(id);
 	// A second run may have fired between the first one and the deactivation: count them all.
 	await sleep(1_000);
 	const runs = await stack.executionsOf(id);
-	const ended = await Promise.all(
-		runs.map((x) => stack.waitForExecutionEnd(String(x.id), 120_000)),
-	);
+	const ended = await Promise.all(runs.map((x) => stack.waitForExecutionEnd(String(x.id))));
 	return { fired, activatedAt, ended };
 }
 

@@ -5,6 +5,7 @@
 
 const env = require('./environment');
 const s = require('./scenarios');
+const { deadlineMs } = require('../harness/deadlines');
 const { runningOn, started } = require('../harness/queue/events');
 const { N8N_SHUTDOWN_SECONDS } = require('../harness/queue/n8nProcess');
 
@@ -45,7 +46,7 @@ async function signalMidBurst(e, prefix, workerName, signal, caught) {
 	const before = env.enqueuedIds(e.stack);
 	const t0 = Date.now();
 	const pending = env.burst(e.stack, cases);
-	const wasCaught = await waitFor(() => caught(worker), 60_000, 50);
+	const wasCaught = await waitFor(() => caught(worker), deadlineMs(60), 50);
 	const running = runningOn(worker);
 	const callsInFlight = e.proxy.stats().inFlight;
 	await worker.signal(signal);
@@ -87,7 +88,7 @@ async function lostOnKill(e, { worker, answers, ledger, burstIds, signalledAt })
 	const lostIds = burstIds.filter((id) => !okIds.has(id));
 	const lostStarted = lostIds.filter((id) => started(worker, id));
 	const reRun = lostIds.filter((id) => e.stack.workers.some((w) => w !== worker && started(w, id)));
-	const lost = await Promise.all(lostIds.map((id) => e.stack.waitForExecutionEnd(id, 60_000)));
+	const lost = await Promise.all(lostIds.map((id) => e.stack.waitForExecutionEnd(id)));
 	const lostCases = failed.map((a) => a.c);
 	const lostCalls = lostCases.flatMap((c) => s.recordsOf(ledger, c));
 	const stoppedAfter = lost.map((x) => Date.parse(x?.stoppedAt ?? '') - signalledAt);

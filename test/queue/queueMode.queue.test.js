@@ -9,6 +9,7 @@ const { ensureQueuePrerequisitesSync } = require('../harness/queue/prerequisites
 const { runningOn, longestRunningMs, idsOf } = require('../harness/queue/events');
 const n8n = require('../harness/n8n');
 const env = require('./environment');
+const { deadlineMs } = require('../harness/deadlines');
 const s = require('./scenarios');
 const { scheduledExample, trendTrigger } = require('./workflows');
 const { EXIT_WAIT_MS, prepare, signalMidBurst, lostOnKill } = require('./midBurst');
@@ -28,8 +29,8 @@ let e;
 beforeAll(async () => {
 	if (skipReason) throw new Error(skipReason); // only reached in CI, where a skip would hide it
 	e = await env.startEnvironment(found);
-}, 420_000);
-afterAll(() => e?.stop(), 120_000);
+}, deadlineMs('setUp'));
+afterAll(() => e?.stop(), deadlineMs('tearDown'));
 
 suite('queue mode: executions spread over the workers', () => {
 	test('a burst of 48 concurrent webhook executions: exact items and credits, one request per page, spread over the workers', async () => {
@@ -40,7 +41,7 @@ suite('queue mode: executions spread over the workers', () => {
 		const wallMs = Date.now() - t0;
 		const { requests: ledger } = await e.service.ledger();
 		const ids = answers.flatMap((a) => a.executionId ?? []);
-		await waitFor(() => ids.every((id) => e.stack.mainFinished().has(id)), 10_000);
+		await waitFor(() => ids.every((id) => e.stack.mainFinished().has(id)), deadlineMs(30));
 		const perWorker = e.stack.countByWorker(ids);
 		const expectedCredits = cases.reduce(
 			(sum, c) => sum + s.expectedPages(c).length * s.PRICE[c.platform],
@@ -93,7 +94,7 @@ suite('queue mode: executions spread over the workers', () => {
 		const { requests: ledger, capacity } = await e.service.ledger();
 		const paid = ledger.filter((/** @type {any} */ r) => r.status === 200);
 		const refused = ledger.filter((/** @type {any} */ r) => r.status === 429);
-		await waitFor(() => e.stack.mainFinished().has(id), 10_000);
+		await waitFor(() => e.stack.mainFinished().has(id), deadlineMs(30));
 		report(
 			`keyword list: 500 keywords in ${((Date.now() - t0) / 1000).toFixed(1)} s on ${e.stack.workerOf(id)}; ${ledger.length} requests, ${refused.length} answered 429 (free), most in flight at the service ${capacity.mostInFlight}, credits ${s.credits(ledger)}`,
 		);
@@ -127,10 +128,10 @@ suite('queue mode: triggers fire on the main, their executions run on workers', 
 			const answer = await service.search('shortvideo', { q: 'queue trend', limit: '3' });
 			const expected = answer.body.data.items.map((/** @type {any} */ x) => x.soundId);
 			await republish();
-			await waitFor(async () => (await stack.executionsOf(id)).length > 0, 20_000);
+			await waitFor(async () => (await stack.executionsOf(id)).length > 0, deadlineMs('execution'));
 			const [summary] = await stack.executionsOf(id);
-			const execution = await stack.waitForExecutionEnd(summary.id, 30_000);
-			await waitFor(() => stack.workerOf(summary.id) !== undefined, 10_000);
+			const execution = await stack.waitForExecutionEnd(summary.id);
+			await waitFor(() => stack.workerOf(summary.id) !== undefined, deadlineMs(30));
 			const items = n8n.nodeOutputItems(
 				{ data: n8n.parseExecutionData(execution.data) },
 				'Sound Trends',

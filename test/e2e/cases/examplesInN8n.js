@@ -11,6 +11,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { KEYS } = require('../scenario');
 const { poll } = require('../../harness/poll');
+const { deadlineMs } = require('../../harness/deadlines');
 const { page, bySearch, onePageEach, PRICE } = require('../ledger');
 const { readSheet } = require('../sheets');
 
@@ -84,7 +85,7 @@ function scheduledTrendCollection(scenario) {
 			executions = await poll(
 				() => scenario.executions(id),
 				(list) => list.length > 0,
-				30_000,
+				deadlineMs(60),
 				200,
 			);
 		} finally {

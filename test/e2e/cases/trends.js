@@ -16,10 +16,12 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { sleep, soundIds } = require('../scenario');
 const { readSheet } = require('../sheets');
+const { deadlineMs } = require('../../harness/deadlines');
 const { runHistoryWeek, runWeeklyReport } = require('../weeklyReport');
 
 const TRIGGER = 'Sound Trends';
-const MINUTE_POLL_TIMEOUT_MS = 80_000;
+// n8n's own poll, once a minute: the next one, and time for the run it starts to end.
+const MINUTE_POLL_TIMEOUT_MS = deadlineMs(60 + 60);
 const ALERT_KEYWORDS = ['lofi', 'rainy jazz', 'workout motivation'];
 /** @typedef {import('../scenario').E2eScenario} E2eScenario */
 /** @typedef {{ soundId: string, growthPosts: number, then: number }} Growth */

@@ -8,28 +8,35 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { n8nEnv, superviseN8n } = require('./install');
 const { getFreePort } = require('./server');
+const { deadlineMs, timedOut } = require('../deadlines');
 
 const STOP_GRACE_MS = 3_000;
 
 /**
- * Runs `n8n <args>` on userFolder to its end (stopped after timeoutMs), on free ports of its own
- * (`execute` opens the task-runner broker). n8n writes its log lines and its results to stdout.
+ * Runs `n8n <args>` on userFolder to its end, on free ports of its own (`execute` opens the
+ * task-runner broker). n8n writes its log lines and its results to stdout. Past timeoutMs it is
+ * stopped and the call rejected, with the machine's load and the command's output.
  * @param {string} userFolder
  * @param {string[]} args
  * @param {{ env?: Record<string, string | undefined>, timeoutMs?: number }} [options]
  */
-async function n8nCli(userFolder, args, { env = {}, timeoutMs = 120_000 } = {}) {
+async function n8nCli(userFolder, args, { env = {}, timeoutMs = deadlineMs('n8nCommand') } = {}) {
 	const fullEnv = n8nEnv(userFolder, await getFreePort(), await getFreePort(), env);
 	const run = superviseN8n(args, fullEnv, userFolder, { graceMs: STOP_GRACE_MS });
-	let timedOut = false;
+	/** @type {Error | undefined} */
+	let late;
 	const timer = setTimeout(() => {
-		timedOut = true;
+		late = timedOut(`n8n ${args.join(' ')}`, timeoutMs); // the load now, not after the stop
 		void run.stop(STOP_GRACE_MS);
 	}, timeoutMs);
 	const { code, signal } = await run.exited;
 	clearTimeout(timer);
 	const [stdout, stderr] = [run.stdout(), run.stderr()];
-	return { code: timedOut ? null : code, signal, timedOut, stdout, stderr };
+	if (late) {
+		late.message += `\n--- stdout ---\n${stdout.slice(-4000)}\n--- stderr ---\n${stderr.slice(-4000)}`;
+		throw late;
+	}
+	return { code, signal, stdout, stderr };
 }
 
 /**
@@ -49,9 +56,9 @@ async function importFile(userFolder, kind, data, { throwOnFailure = false } = {
 		const result = await n8nCli(userFolder, [`import:${kind}`, `--input=${file}`]);
 		const ok = result.code === 0 && !/An error occurred while importing/i.test(result.stdout);
 		if (!ok && throwOnFailure) {
-			const { code, timedOut, stdout, stderr } = result;
+			const { code, stdout, stderr } = result;
 			throw new Error(
-				`n8n import:${kind} failed (code ${code}${timedOut ? ', timed out' : ''})\n` +
+				`n8n import:${kind} failed (code ${code})\n` +
 					`--- stdout ---\n${stdout.slice(-4000)}\n--- stderr ---\n${stderr.slice(-4000)}`,
 			);
 		}

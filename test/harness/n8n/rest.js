@@ -7,7 +7,8 @@ const crypto = require('node:crypto');
 const { createRequire } = require('node:module');
 const path = require('node:path');
 const { INSTALL_DIR } = require('./install');
-const { poll } = require('../poll');
+const { until } = require('../poll');
+const { deadlineMs } = require('../deadlines');
 
 /**
  * @typedef {(method: string, urlPath: string, body?: unknown, headers?: Record<string, string>)
@@ -79,10 +80,11 @@ async function setupOwner(url, owner = {}) {
 	const body = { ...names, ...owner, email, password };
 	// n8n 1.x reports ready a moment before its REST routes exist: a 404 then means "not yet"
 	// (10 s were too few on a machine under load 19, with two n8n starting at once).
-	const setup = await poll(
+	const setup = await until(
+		`POST ${url}/rest/owner/setup to answer other than 404`,
 		() => request('POST', '/rest/owner/setup', body),
 		(answer) => answer.status !== 404,
-		60_000,
+		deadlineMs('n8nRoutes'),
 	);
 	// A restarted n8n on the same user folder already has its owner: then only log in.
 	if (setup.status !== 200 && !/already setup/.test(JSON.stringify(setup.body))) {
@@ -162,7 +164,11 @@ async function executionsOf(request, workflowId, limit = 100) {
  * @param {string} workflowId
  * @param {{ triggerNode: string, timeoutMs?: number }} options
  */
-async function runWorkflowViaRest(request, workflowId, { triggerNode, timeoutMs = 60_000 }) {
+async function runWorkflowViaRest(
+	request,
+	workflowId,
+	{ triggerNode, timeoutMs = deadlineMs('execution') },
+) {
 	// n8n 1.x runs the workflow sent in the body (as its editor does); 2.x runs the stored one.
 	const workflowData = await dataOf(request, 'GET', `/rest/workflows/${workflowId}`);
 	const started = await dataOf(request, 'POST', `/rest/workflows/${workflowId}/run`, {
@@ -182,10 +188,8 @@ async function runWorkflowViaRest(request, workflowId, { triggerNode, timeoutMs 
 			run: finished ? parseExecutionData(execution?.data) : undefined,
 		};
 	};
-	const ended = await poll(read, ({ run }) => Boolean(run?.resultData), timeoutMs);
-	if (!ended.run?.resultData)
-		throw new Error(`execution ${executionId} not finished after ${timeoutMs} ms`);
-	return ended;
+	const what = `execution ${executionId} of workflow ${workflowId} to finish`;
+	return until(what, read, ({ run }) => Boolean(run?.resultData), timeoutMs);
 }
 
 /**

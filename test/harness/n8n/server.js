@@ -5,6 +5,7 @@
 const net = require('node:net');
 const waitOn = require('wait-on');
 const { n8nEnv, superviseN8n } = require('./install');
+const { deadlineMs, timedOut } = require('../deadlines');
 
 const STOP_GRACE_MS = 10_000;
 
@@ -33,7 +34,10 @@ function getFreePort(preferred = 0) {
  * @param {{ port?: number, brokerPort?: number, env?: Record<string, string | undefined>,
  *   readyTimeoutMs?: number }} [options]
  */
-async function startN8n(userFolder, { port, brokerPort, env = {}, readyTimeoutMs = 60_000 } = {}) {
+async function startN8n(
+	userFolder,
+	{ port, brokerPort, env = {}, readyTimeoutMs = deadlineMs('n8nReady') } = {},
+) {
 	port ??= await getFreePort();
 	brokerPort ??= await getFreePort();
 	const url = `http://127.0.0.1:${port}`;
@@ -63,15 +67,20 @@ async function startN8n(userFolder, { port, brokerPort, env = {}, readyTimeoutMs
 }
 
 /**
- * Resolves when every URL answers 200 (wait-on); rejects when the process exits first or the
- * time is up. Shared by `n8n start` here and the queue-mode main and workers.
+ * Resolves when every URL answers 200 (wait-on); rejects when the process exits first (at once,
+ * with its exit) or the time is up (saying how loaded the machine was). Shared by `n8n start`
+ * here and the queue-mode main and workers.
  * @param {ReturnType<typeof superviseN8n>} run
  * @param {string[]} urls
  * @param {number} timeoutMs
  */
 async function untilReady(run, urls, timeoutMs) {
 	const resources = urls.map((url) => url.replace(/^http:/, 'http-get:'));
-	const ready = waitOn({ resources, timeout: timeoutMs, interval: 250, httpTimeout: 2_000 });
+	const ready = waitOn({ resources, timeout: timeoutMs, interval: 250, httpTimeout: 2_000 }).catch(
+		() => {
+			throw timedOut(`200 from ${urls.join(' and ')}`, timeoutMs);
+		},
+	);
 	const exitedEarly = run.exited.then((exit) => {
 		throw new Error(`exited early (code ${exit.code}, signal ${exit.signal})`);
 	});

@@ -12,6 +12,7 @@ const net = require('node:net');
 const path = require('node:path');
 const { getFreePort } = require('../n8n');
 const { supervise } = require('../supervisor');
+const { deadlineMs, timedOut } = require('../deadlines');
 
 const STOP_GRACE_MS = 10_000;
 const DB = 'n8n'; // the database and its user
@@ -60,7 +61,7 @@ function superviseService(name, command, options) {
  * @param {{ env?: NodeJS.ProcessEnv, cwd?: string, timeoutMs?: number }} [options]
  * @returns {Promise<{ code: number, stdout: string, stderr: string }>}
  */
-function run([file, ...args], { env, cwd, timeoutMs = 60_000 } = {}) {
+function run([file, ...args], { env, cwd, timeoutMs = deadlineMs('serviceReady') } = {}) {
 	return new Promise((resolve) =>
 		execFile(file, args, { env, cwd, timeout: timeoutMs }, (error, stdout, stderr) =>
 			resolve({ code: error ? Number(error.code ?? 1) || 1 : 0, stdout, stderr }),
@@ -82,8 +83,10 @@ async function waitUntil(what, probe, { timeoutMs, process: proc }) {
 		if (exit)
 			throw new Error(`${what} exited while starting (${JSON.stringify(exit)})\n${proc?.logs()}`);
 		if (await probe().catch(() => false)) return;
-		if (Date.now() > deadline)
-			throw new Error(`${what}: not ready after ${timeoutMs} ms\n${proc?.logs() ?? ''}`);
+		if (Date.now() > deadline) {
+			const late = timedOut(`${what} to be ready`, timeoutMs);
+			throw Object.assign(late, { message: `${late.message}\n${proc?.logs() ?? ''}` });
+		}
 		await new Promise((resolve) => setTimeout(resolve, 250));
 	}
 }
@@ -97,7 +100,10 @@ async function startRedis({ redisServer, dir, track }) {
 		cwd: dir,
 	});
 	track(proc);
-	await waitUntil('redis-server', () => ping(port), { timeoutMs: 60_000, process: proc });
+	await waitUntil('redis-server', () => ping(port), {
+		timeoutMs: deadlineMs('serviceReady'),
+		process: proc,
+	});
 	return { port, pid: await proc.childPid };
 }
 
@@ -151,7 +157,7 @@ async function startPostgres({ pgBin, baseDir, track }) {
 	const init = await run([...prefix, bin('initdb'), ...initArgs, '--no-sync'], {
 		env,
 		cwd: baseDir,
-		timeoutMs: 120_000,
+		timeoutMs: deadlineMs('serviceReady'),
 	});
 	if (init.code !== 0)
 		throw new Error(`initdb failed (${init.code}):\n${init.stdout}\n${init.stderr}`);
@@ -170,7 +176,7 @@ async function startPostgres({ pgBin, baseDir, track }) {
 	// pg_isready, not a TCP wait: the port opens before PostgreSQL accepts connections.
 	const ready = async () =>
 		(await run([bin('pg_isready'), '-q', ...at, '-d', 'postgres'])).code === 0;
-	await waitUntil('postgres', ready, { timeoutMs: 60_000, process: proc });
+	await waitUntil('postgres', ready, { timeoutMs: deadlineMs('serviceReady'), process: proc });
 	const created = await run([bin('createdb'), ...at, DB]);
 	if (created.code !== 0) throw new Error(`createdb failed (${created.code}): ${created.stderr}`);
 	return { port, pid: await proc.childPid, database: DB, user: DB };

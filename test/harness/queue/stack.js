@@ -15,6 +15,7 @@ const os = require('node:os');
 const path = require('node:path');
 const n8n = require('../n8n');
 const { poll } = require('../poll');
+const { deadlineMs } = require('../deadlines');
 const { startReferenceService } = require('../referenceService');
 const { startDelayProxy } = require('./delayProxy');
 const events = require('./events');
@@ -144,7 +145,7 @@ class QueueStack {
 			userFolder,
 			env: queueEnv(this.redis, this.postgres, this.filesDir, this.options.stall),
 			concurrency: this.options.concurrency ?? 5,
-			readyTimeoutMs: 180_000,
+			readyTimeoutMs: deadlineMs('n8nReady'),
 			track: (p) =>
 				this.track({
 					...p,
@@ -203,9 +204,10 @@ class QueueStack {
 	}
 
 	/** The execution once no longer new/running/waiting (the last state seen on timeout). */
-	waitForExecutionEnd(/** @type {string} */ id, /** @type {number} */ timeoutMs) {
+	waitForExecutionEnd(/** @type {string} */ id) {
 		const ended = (/** @type {any} */ e) => e && !['new', 'running', 'waiting'].includes(e.status);
-		return poll(() => this.execution(id).catch(() => undefined), ended, timeoutMs);
+		const read = () => this.execution(id).catch(() => undefined);
+		return poll(read, ended, deadlineMs('execution'));
 	}
 
 	/**
@@ -223,7 +225,9 @@ class QueueStack {
 			const allowed = response.headers.get('access-control-allow-methods') ?? '';
 			return response.status === 204 && allowed.split(',').some((m) => m.trim() === method);
 		};
-		await waitUntil(`webhook ${method} ${webhookPath}`, registered, { timeoutMs: 60_000 });
+		await waitUntil(`webhook ${method} ${webhookPath}`, registered, {
+			timeoutMs: deadlineMs('webhook'),
+		});
 		return Date.now() - t0;
 	}
 
