@@ -52,6 +52,8 @@ const realN8n = { globalSetup: '<rootDir>/test/setup/packOnce.js', timeoutS: 300
 
 module.exports = {
 	testSequencer: '<rootDir>/test/setup/slowFirst.js',
+	// A jest timeout is reported with the machine's load (test/setup/timeoutLoad.js).
+	reporters: ['default', '<rootDir>/test/setup/timeoutLoad.js'],
 	projects: [
 		layer('unit', 'unit'),
 		layer('engine', 'engine'),
