@@ -213,7 +213,7 @@ function nodeCases(session) {
 			as('execute-workflow', runFromTheCanvas),
 		);
 		test(
-			'the ready-made "Sound Search demo" workflow (what npm start offers) runs from the editor: Simplify\'s columns, creditsCharged in view',
+			'the ready-made "Sound Search demo" workflow (what npm start offers) runs from the editor, its table in the shape of the README Output section',
 			as('demo-workflow', runTheDemoWorkflow),
 		);
 	});
