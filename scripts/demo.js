@@ -1,28 +1,24 @@
 'use strict';
 // Runs the Sound Search node once through n8n-core's real execution engine against the local
 // reference service (started here on 127.0.0.1, stopped by pid at the end) and prints what a
-// workflow would get: one item per sound, with the credits of the call that returned it.
+// workflow would get from a node added today (the node's default version, Simplify on): one item
+// per sound, with the credits of the call that returned it.
 // Run through scripts/demo.sh (`npm run demo [query] [platform] [limit]`), which compiles it first.
 
 const path = require('node:path');
 const { startReferenceService } = require('../test/harness/referenceService');
 // The engine harness (TypeScript) as scripts/demo.sh compiled it, with the node it runs. A path
 // built at run time, so the tests' type-check does not follow it into the compiled copy.
-const { runSoundSearch } = require(
-	path.join(__dirname, '../.cache/demo/test/harness/engine/engine'),
-);
+const compiled = path.join(__dirname, '../.cache/demo');
+const { runSoundSearch } = require(path.join(compiled, 'test/harness/engine/engine'));
+const { SoundSearch } = require(path.join(compiled, 'nodes/SoundSearch/SoundSearch.node'));
 
 const [query = 'lofi', platform = 'shortvideo', limit = '8'] = process.argv.slice(2);
 const DEMO_KEY = 'demo-key';
-const COLUMNS = [
-	'soundId',
-	'title',
-	'authorName',
-	'postCount',
-	'durationSeconds',
-	'creditsCharged',
-	'page',
-];
+// What the editor gives a new node, so that the demo shows the shape the README describes.
+const { defaultVersion } = new SoundSearch().description;
+// Too wide for a terminal's table: the first item, printed in full below the table, has them.
+const WIDE_FIELDS = ['audioUrl', 'fetchedAt'];
 
 async function main() {
 	const service = await startReferenceService({ keys: [DEMO_KEY] });
@@ -35,19 +31,20 @@ async function main() {
 		const run = await runSoundSearch({
 			parameters: { platform, query, limit: Number(limit) },
 			credentials: { apiKey: DEMO_KEY, baseUrl: service.url },
+			nodeSettings: { typeVersion: defaultVersion },
 		});
 		if (run.error) throw run.error;
-		console.table(
-			run.items.map(({ json }) => json),
-			COLUMNS,
-		);
+		const sounds = run.items.map(({ json }) => json);
+		const columns = Object.keys(sounds[0] ?? {}).filter((field) => !WIDE_FIELDS.includes(field));
+		console.table(sounds, columns);
 		const { totals } = await service.ledger();
 		console.log(
 			`\nSearched ${JSON.stringify(query)} on ${platform}, Limit ${limit}: ${run.items.length} sounds ` +
 				`from ${totals.requests} call(s), ${totals.creditsCharged} credit(s) charged.`,
 		);
 		console.log(
-			'First item as the workflow sees it:\n' + JSON.stringify(run.items[0]?.json ?? null, null, 2),
+			`First item as the workflow sees it (node version ${defaultVersion}, Simplify on):\n` +
+				JSON.stringify(sounds[0] ?? null, null, 2),
 		);
 	} finally {
 		await service.stop();

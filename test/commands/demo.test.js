@@ -1,8 +1,16 @@
 'use strict';
 
 // `npm run demo`, as the README gives it (with and without arguments): one search through n8n's
-// execution engine against the reference service, printed with the credits it cost.
+// execution engine against the reference service, printed with the credits it cost, in the shape
+// a node added today gives (the README's Output: Simplify's 10 fields, creditsCharged third).
 const { runToEnd } = require('./run');
+const { SIMPLIFIED_FIELDS } = require('../harness/outputShape');
+
+/** The first item the demo prints in full (the JSON after its "First item" line). @param {string} output */
+function firstItem(output) {
+	const start = output.indexOf('{', output.indexOf('First item'));
+	return JSON.parse(output.slice(start, output.indexOf('\n}', start) + 2));
+}
 
 test.each([
 	['npm run demo', 'lofi', 'shortvideo', 8, 1],
@@ -17,6 +25,18 @@ test.each([
 		expect(output).toContain(
 			`\nSearched "${query}" on ${platform}, Limit ${limit}: ${limit} sounds from 1 call(s), ${credits} credit(s) charged.\n`,
 		);
+		const item = firstItem(output);
+		expect(Object.keys(item)).toEqual(SIMPLIFIED_FIELDS);
+		expect(item).toMatchObject({ query, platform, creditsCharged: credits });
+		// The table's columns: those fields in their order (the widest left to the item above).
+		const header = output.split('\n').find((line) => line.includes('(index)')) ?? '';
+		const [, ...columns] = header
+			.split('│')
+			.map((cell) => cell.trim())
+			.filter(Boolean);
+		expect(columns.slice(0, 3)).toEqual(['soundId', 'title', 'creditsCharged']);
+		expect(columns.length).toBeGreaterThanOrEqual(5);
+		expect(columns).toEqual(SIMPLIFIED_FIELDS.filter((field) => columns.includes(field)));
 		expect(code).toBe(0);
 	},
 );

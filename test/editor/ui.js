@@ -1,8 +1,8 @@
 'use strict';
 
 // What more than one editor case module (cases/) does or checks: finding the node in the node
-// panel, a run from the node's panel, our node icon, the run-data panel's text, "Execute workflow"
-// on the canvas, the service's requests for a query.
+// panel, a run from the node's panel, our node icon, the run-data panel's text, Simplify's columns
+// in the output panel's table, "Execute workflow" on the canvas, the service's requests for a query.
 
 const fs = require('node:fs');
 const path = require('node:path');
@@ -11,6 +11,7 @@ const { REPO_ROOT } = require('../harness/packageTarball');
 const { poll } = require('../harness/poll');
 const { UI_TIMEOUT_MS } = require('./session');
 const { deadlineMs } = require('../harness/deadlines');
+const { SIMPLIFIED_FIELDS } = require('../harness/outputShape');
 
 const ICON_PATH_PART = `/icons/${PACKAGE_NAME}/`;
 const RUN_TIMEOUT_MS = deadlineMs('editorRun');
@@ -75,6 +76,22 @@ async function runFromPanel(page, query, limit) {
 /** The run-data panel's text (the JSON view splits lines oddly) in single spaces. @param {Locator} locator */
 const flatText = async (locator) => (await locator.innerText()).replace(/\s+/g, ' ');
 
+/**
+ * The output panel's table shows Simplify's fields first, in their order, with creditsCharged
+ * inside the panel as it opens (no scrolling): what the README's "At first sight" promises.
+ * @param {Locator} output the output panel, showing a Sound Search run
+ */
+async function expectSimplifiedColumns(output) {
+	await output.getByTestId('radio-button-table').click();
+	const headers = output.locator('th');
+	await headers.filter({ hasText: 'creditsCharged' }).first().waitFor();
+	const names = (await headers.allInnerTexts()).map((text) => text.trim()).filter(Boolean);
+	expect(names.slice(0, SIMPLIFIED_FIELDS.length)).toEqual(SIMPLIFIED_FIELDS);
+	const panel = await output.boundingBox();
+	const column = await headers.filter({ hasText: 'creditsCharged' }).first().boundingBox();
+	expect(column && panel && column.x + column.width <= panel.x + panel.width).toBe(true);
+}
+
 /** Clicks "Execute workflow" on the canvas and waits for n8n's success message. @param {Page} page */
 async function executeWorkflow(page) {
 	await page.getByTestId('execute-workflow-button').click();
@@ -105,6 +122,7 @@ module.exports = {
 	panelItem,
 	runFromPanel,
 	flatText,
+	expectSimplifiedColumns,
 	executeWorkflow,
 	waitForSearches,
 };

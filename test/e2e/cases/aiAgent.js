@@ -6,12 +6,9 @@
 // workflows/ai-agent-v2.
 
 const { page } = require('../ledger');
+const { SIMPLIFIED_FIELDS: SIMPLIFIED } = require('../../harness/outputShape');
 
 const WORKFLOW = 'ai-agent-v2';
-const SIMPLIFIED = [
-	...['soundId', 'title', 'creditsCharged', 'authorName', 'postCount'],
-	...['query', 'platform', 'audioUrl', 'durationSeconds', 'fetchedAt'],
-];
 /** @typedef {import('../scenario').E2eScenario} E2eScenario */
 
 /**

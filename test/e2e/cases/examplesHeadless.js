@@ -14,6 +14,7 @@ const { REPO_ROOT } = require('../../harness/packageTarball');
 const { KEYS } = require('../scenario');
 const { bySearch, onePageEach, PRICE } = require('../ledger');
 const { readSheet } = require('../sheets');
+const { SIMPLIFIED_FIELDS } = require('../../harness/outputShape');
 
 const EXAMPLE = 'examples/keywords-from-spreadsheet.json';
 
@@ -70,11 +71,13 @@ async function expectSpreadsheetRun(scenario, rowsNode) {
 	const { sheetNames, rows } = readSheet(written);
 	expect(sheetNames).toEqual(['Sounds']);
 	expect(rows).toHaveLength(40); // one row per sound, the searches of all rows merged
+	// The sheet's columns: Simplify's fields (node version 2), in its order.
+	expect(Object.keys(rows[0])).toEqual(SIMPLIFIED_FIELDS);
 	rows.forEach((row, i) => {
 		const { keyword: query, platform } = keywords[Math.floor(i / 10)];
 		const { soundId, title } = sounds[i];
 		const creditsCharged = PRICE[/** @type {import('../ledger').Platform} */ (platform)];
-		expect(row).toMatchObject({ soundId, title, query, platform, creditsCharged, page: 1 });
+		expect(row).toMatchObject({ soundId, title, query, platform, creditsCharged });
 	});
 }
 

@@ -14,10 +14,9 @@ const { poll } = require('../../harness/poll');
 const { deadlineMs } = require('../../harness/deadlines');
 const { page, bySearch, onePageEach, PRICE } = require('../ledger');
 const { readSheet } = require('../sheets');
+const { SIMPLIFIED_FIELDS } = require('../../harness/outputShape');
 
 const TREND_COLLECTION = 'examples/scheduled-trend-collection.json';
-/** The columns Simplify Output promises a spreadsheet. */
-const SIMPLE_COLUMNS = 'soundId title audioUrl platform query creditsCharged page'.split(' ');
 /** @typedef {import('../ledger').Platform} Platform */
 /** @typedef {import('../scenario').E2eScenario} E2eScenario */
 
@@ -39,8 +38,9 @@ async function expectTrendCollection(scenario, run) {
 	expect(sounds).toHaveLength(120);
 	searches.forEach(({ q, platform }, search) => {
 		for (const sound of sounds.slice(search * 20, search * 20 + 20)) {
-			expect(sound).toMatchObject({ query: q, platform, creditsCharged: PRICE[platform], page: 1 });
-			// Simplify Output: flat values only, ready for a spreadsheet.
+			expect(sound).toMatchObject({ query: q, platform, creditsCharged: PRICE[platform] });
+			// Simplify (node version 2): its 10 fields, flat values only, ready for a spreadsheet.
+			expect(Object.keys(sound)).toEqual(SIMPLIFIED_FIELDS);
 			expect(Object.values(sound).every((v) => v === null || typeof v !== 'object')).toBe(true);
 		}
 	});
@@ -50,13 +50,11 @@ async function expectTrendCollection(scenario, run) {
 	const fileName = path.resolve(scenario.userFolder, String(written.fileName));
 	const { rows } = readSheet(fileName);
 	expect(rows).toHaveLength(sounds.length); // one row per sound
-	// The columns are the items' fields, those Simplify Output promises among them.
-	expect(Object.keys(rows[0])).toEqual(Object.keys(sounds[0]));
-	expect(Object.keys(rows[0])).toEqual(expect.arrayContaining(SIMPLE_COLUMNS));
+	// The columns are the items' fields: Simplify's, in its order.
+	expect(Object.keys(rows[0])).toEqual(SIMPLIFIED_FIELDS);
 	rows.forEach((row, i) => {
 		for (const column of ['soundId', 'title', 'query', 'platform', 'creditsCharged'])
 			expect(row[column]).toBe(String(sounds[i][column]));
-		expect(row.page).toBe('1');
 	});
 	return fileName;
 }
@@ -164,11 +162,12 @@ function aiAgentExample(scenario) {
 		expect(toolRun).toHaveLength(1);
 		const sounds = toolRun[0].data.ai_tool[0].map((/** @type {any} */ item) => item.json);
 		expect(sounds).toHaveLength(5);
+		// The tool's Output, Simplified: the 10 fields the README lists.
+		expect(Object.keys(sounds[0])).toEqual(SIMPLIFIED_FIELDS);
 		expect(sounds[0]).toMatchObject({
 			query: 'rainy lofi',
 			platform: 'shortvideo',
 			creditsCharged: 1,
-			page: 1,
 		});
 		const toolMessage = second.body.messages.find((/** @type {any} */ m) => m.role === 'tool');
 		expect(JSON.parse(toolMessage.content).map((/** @type {any} */ s) => s.soundId)).toEqual(
