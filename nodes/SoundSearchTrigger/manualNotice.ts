@@ -1,12 +1,33 @@
 import type { INodeExecutionData } from 'n8n-workflow';
+import type { CreditTally } from '../SoundSearch/shared/creditBudget';
+import { count } from '../SoundSearch/shared/wording';
+
+/** What a Fetch Test Event spent: nothing when it did not search. */
+export type TestCost = Pick<CreditTally, 'calls' | 'credits'>;
+
+export const NO_COST: TestCost = { calls: 0, credits: 0 };
 
 /**
  * What "Fetch Test Event" shows for Rising Sound when nothing is rising by the trigger's memory:
- * one plain item saying why, instead of sounds that would look as if they were rising.
+ * one item with a `notice` (no `soundId`, so a workflow tells it from a sound) saying why, and
+ * what the test cost, as `creditsCharged` like a sound's item. A poll cannot tell the editor's
+ * n8n line, so the text names both buttons: "Publish" (2.x) and "Activate" (1.x).
  */
-export function manualNotice(hadHistory: boolean, growthWindowHours: number): INodeExecutionData {
-	const notice = hadHistory
-		? `Nothing is rising now: no sound grew by the thresholds within the last ${growthWindowHours} hours of this trigger's history.`
-		: 'No history yet: this trigger has not polled these keywords while active. Activate the workflow: its first poll records the post counts, and later polls report the sounds that grow.';
-	return { json: { notice, growthWindowHours, hasHistory: hadHistory } };
+export function manualNotice(
+	hasHistory: boolean,
+	growthWindowHours: number,
+	cost: TestCost,
+): INodeExecutionData {
+	const notice = hasHistory
+		? `Nothing is rising now: no sound grew by the thresholds within the last ${growthWindowHours} hours of this trigger's history. This test cost ${count(cost.credits, 'credit')} (${count(cost.calls, 'call')}).`
+		: 'No history yet, so this test made no paid call (0 credits): rising needs post counts from earlier polls. Publish the workflow (Activate in n8n 1.x): its first poll records the counts, and later polls report the sounds that grow.';
+	return {
+		json: {
+			notice,
+			hasHistory,
+			creditsCharged: cost.credits,
+			calls: cost.calls,
+			growthWindowHours,
+		},
+	};
 }

@@ -1,6 +1,6 @@
 import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { CallScheduler, RunStopped } from '../SoundSearch/shared/callScheduler';
-import { CreditBudget } from '../SoundSearch/shared/creditBudget';
+import { CreditBudget, type CreditTally } from '../SoundSearch/shared/creditBudget';
 import type { ErrorContext } from '../SoundSearch/shared/failure';
 import { fetchPages, type PageRequest, type SearchCall } from '../SoundSearch/shared/fetchPage';
 import { checkBaseUrl, type SearchInput } from '../SoundSearch/shared/searchInput';
@@ -10,7 +10,7 @@ import { readTriggerInput } from './triggerInput';
 import { simplifyTrendItem, trendItems } from './trendItems';
 import { TrendState } from './trendState';
 import { earlyTolerance } from './trendWindow';
-import { manualNotice } from './manualNotice';
+import { manualNotice, NO_COST } from './manualNotice';
 
 /** Waiting on rate limits may take this share of n8n's poll budget at most (the rest is work). */
 const RATE_LIMIT_SHARE_OF_BUDGET = 0.5;
@@ -38,28 +38,35 @@ export async function pollTrends(this: IPollFunctions): Promise<INodeExecutionDa
 	if (!manual && state.tooSoon(now, interval, earlyTolerance(interval))) return null;
 	const credentials = await this.getCredentials('soundSearchApi');
 	const baseUrl = checkBaseUrl(errorsAt(0), credentials.baseUrl);
-	const pages = await searchAll(this, input.searches, baseUrl, errorsAt);
-
 	const rules = { ...input.rules, manual };
-	const hadHistory = input.searches.some((search) =>
-		state.isBaselined(search.platform, search.query),
+	const hadHistory = input.searches.some(({ platform, query }) =>
+		state.isBaselined(platform, query),
 	);
+	// Rising compares with readings of earlier polls: without any, a test could only pay to show
+	// nothing, so it does not search.
+	const testRising = manual && rules.event === 'risingSound';
+	if (testRising && !hadHistory) return [[manualNotice(false, rules.growthWindowHours, NO_COST)]];
+	const { pages, cost } = await searchAll(this, input.searches, baseUrl, errorsAt);
+
 	const items = trendItems(state, input.searches, pages, rules, now);
-	if (manual && rules.event === 'risingSound' && items.length === 0) {
-		return [[manualNotice(hadHistory, rules.growthWindowHours)]];
+	if (testRising && items.length === 0) {
+		return [[manualNotice(true, rules.growthWindowHours, cost)]];
 	}
 	if (!manual) state.save(stored, input.memoryBound, now, rules.growthWindowHours * 3600);
 	if (items.length === 0) return null;
 	return [input.simplify ? items.map(simplifyTrendItem) : items];
 }
 
-/** Every keyword's pages; the first keyword that fails stops the others' new calls. */
+/**
+ * Every keyword's pages and what they cost; the first keyword that fails stops the others' new
+ * calls.
+ */
 async function searchAll(
 	ctx: IPollFunctions,
 	searches: SearchInput[],
 	baseUrl: string,
 	errorsAt: (index: number) => ErrorContext,
-): Promise<SearchPage[][]> {
+): Promise<{ pages: SearchPage[][]; cost: CreditTally }> {
 	const { maxInFlight, rateLimitWait, maxCredits } = searches[0];
 	const scheduler = new CallScheduler({ maxInFlight, rateLimitWaitMs: rateLimitWait * 1000 });
 	const budget = new CreditBudget(maxCredits, scheduler, 'poll');
@@ -88,7 +95,8 @@ async function searchAll(
 		(result) => result.status === 'rejected' && !(result.reason instanceof RunStopped),
 	);
 	if (failed?.status === 'rejected') throw failed.reason;
-	return results.map((result) => (result.status === 'fulfilled' ? result.value : []));
+	const pages = results.map((result) => (result.status === 'fulfilled' ? result.value : []));
+	return { pages, cost: budget.tally };
 }
 
 /** n8n 2.39+ gives each poll a time budget; older versions do not (the guard). */

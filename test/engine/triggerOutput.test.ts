@@ -126,6 +126,8 @@ describe('version 2, Simplify (on by default)', () => {
 			notice: expect.stringMatching(/^No history yet/),
 			growthWindowHours: 24,
 			hasHistory: false,
+			creditsCharged: 0,
+			calls: 0,
 		});
 	});
 });

@@ -8,7 +8,7 @@ import { scriptSounds, TriggerUnderTest, useTrendClock } from '../harness/engine
 // bursts at known days, counts shown rounded). Rising means grown by both thresholds within the
 // growth window; each rise is reported once.
 
-const { service } = useReferenceService();
+const { service, calls } = useReferenceService();
 const clock = useTrendClock(service);
 
 function rising(keywords: string, limit: number, parameters: INodeParameters = {}) {
@@ -199,14 +199,46 @@ it('Top Risers per Poll: the fastest N; the others still rising come out at the 
 });
 
 describe('Fetch Test Event (manual)', () => {
-	it('says plainly that there is no history yet', async () => {
-		const { items } = await rising('lofi', 10).poll('manual');
+	it('with no history: no call to the service, a notice saying so and what to do', async () => {
+		const { items, error } = await rising('lofi, rainy jazz, ocean waves', 10).poll('manual');
 
-		expect(items).toHaveLength(1);
-		expect(items[0].json).toMatchObject({
-			hasHistory: false,
-			notice: expect.stringMatching(/^No history yet/),
+		expect(error).toBeUndefined();
+		expect(await calls()).toEqual([]);
+		expect(items).toEqual([
+			{
+				json: {
+					notice: expect.stringMatching(/^No history yet/),
+					hasHistory: false,
+					creditsCharged: 0,
+					calls: 0,
+					growthWindowHours: 24,
+				},
+			},
+		]);
+		const { notice } = items[0].json as { notice: string };
+		expect(notice).toMatch(/no paid call \(0 credits\)/);
+		expect(notice).toMatch(/Publish the workflow \(Activate in n8n 1\.x\)/);
+	});
+
+	it('with history: it searches each keyword and says what the test cost', async () => {
+		const flat = { postCount: 80_003, dailyGrowth: 0 };
+		await scriptSounds(service(), 'calm', [flat]);
+		await scriptSounds(service(), 'still', [flat]);
+		const watch = rising('calm, still', 1);
+		await watch.poll();
+		await clock.advance(0.5);
+		const before = (await calls()).length;
+		const { items } = await watch.poll('manual');
+
+		expect((await calls()).slice(before).map(({ q }) => q)).toEqual(['calm', 'still']);
+		expect(items[0].json).toEqual({
+			notice: expect.stringMatching(/^Nothing is rising now/),
+			hasHistory: true,
+			creditsCharged: 2,
+			calls: 2,
+			growthWindowHours: 24,
 		});
+		expect(items[0].json.notice).toMatch(/This test cost 2 credits \(2 calls\)\.$/);
 	});
 
 	it('shows what is rising now by the memory, reported or not, and changes nothing', async () => {
@@ -227,6 +259,7 @@ describe('Fetch Test Event (manual)', () => {
 		const before = JSON.stringify(watch.staticData);
 		const shown = await watch.poll('manual');
 		expect(shown.items.map(({ json }) => json.soundId)).toEqual([bursty]);
+		expect(shown.items[0].json.creditsCharged).toBe(1);
 		expect(JSON.stringify(watch.staticData)).toBe(before);
 		expect((await watch.poll()).items.map(({ json }) => json.soundId)).toEqual([bursty]);
 		expect((await watch.poll('manual')).items.map(({ json }) => json.soundId)).toEqual([bursty]);

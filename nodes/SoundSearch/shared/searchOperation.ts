@@ -13,6 +13,7 @@ import { paginateSearch, searchKey } from './paginateSearch';
 import { readRequestOptions, type RequestSettings } from './requestOptions';
 import { readSearchInput } from './searchInput';
 import { sendSearch } from './sendSearch';
+import { count } from './wording';
 
 /**
  * Sound → Search as a custom operation of the declarative node: n8n runs it in the node's execute
@@ -90,8 +91,6 @@ function repeatsSearchedOnce(contexts: IExecutePaginationFunctions[]): number {
 	});
 	return keys.length - new Set(keys).size;
 }
-
-const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 function costHint(tally: CreditTally | undefined, repeats: number): NodeExecutionHint {
 	const { calls = 0, credits = 0, cachedPages = 0 } = tally ?? {};
