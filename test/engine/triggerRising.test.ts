@@ -252,7 +252,11 @@ describe('Fetch Test Event (manual)', () => {
 		const quiet = await watch.poll('manual');
 		expect(quiet.items[0].json).toMatchObject({
 			hasHistory: true,
-			notice: expect.stringMatching(/^Nothing is rising now/),
+			notice: expect.stringMatching(
+				/^Nothing is rising now.* This test cost 1 credit \(1 call\)\.$/,
+			),
+			creditsCharged: 1,
+			calls: 1,
 		});
 
 		await clock.advance(0.5);
