@@ -220,25 +220,46 @@ describe('Fetch Test Event (manual)', () => {
 		expect(notice).toMatch(/Publish the workflow \(Activate in n8n 1\.x\)/);
 	});
 
-	it('with history: it searches each keyword and says what the test cost', async () => {
-		const flat = { postCount: 80_003, dailyGrowth: 0 };
-		await scriptSounds(service(), 'calm', [flat]);
-		await scriptSounds(service(), 'still', [flat]);
-		const watch = rising('calm, still', 1);
-		await watch.poll();
-		await clock.advance(0.5);
-		const before = (await calls()).length;
-		const { items } = await watch.poll('manual');
-
-		expect((await calls()).slice(before).map(({ q }) => q)).toEqual(['calm', 'still']);
-		expect(items[0].json).toEqual({
-			notice: expect.stringMatching(/^Nothing is rising now/),
-			hasHistory: true,
-			creditsCharged: 2,
-			calls: 2,
-			growthWindowHours: 24,
+	describe('with history', () => {
+		/** 'calm' and 'still': a sound each, flat; the keywords the test event searched, its items. */
+		async function testEventAfter(polled: TriggerUnderTest) {
+			const watch = rising('calm, still', 1);
+			watch.staticData = polled.staticData;
+			await clock.advance(0.5); // past the service's cache: every call is paid
+			const before = (await calls()).length;
+			const { items } = await watch.poll('manual');
+			return { searched: (await calls()).slice(before).map(({ q }) => q), items };
+		}
+		beforeEach(async () => {
+			for (const query of ['calm', 'still']) {
+				await scriptSounds(service(), query, [{ postCount: 80_003, dailyGrowth: 0 }]);
+			}
 		});
-		expect(items[0].json.notice).toMatch(/This test cost 2 credits \(2 calls\)\.$/);
+
+		it('searches each keyword and says what the test cost', async () => {
+			const polled = rising('calm, still', 1);
+			await polled.poll();
+			const { searched, items } = await testEventAfter(polled);
+
+			expect(searched).toEqual(['calm', 'still']);
+			expect(items[0].json).toEqual({
+				notice: expect.stringMatching(/^Nothing is rising now/),
+				hasHistory: true,
+				creditsCharged: 2,
+				calls: 2,
+				growthWindowHours: 24,
+			});
+			expect(items[0].json.notice).toMatch(/This test cost 2 credits \(2 calls\)\.$/);
+		});
+
+		it('for one keyword only (the other added since): it searches both', async () => {
+			const polled = rising('calm', 1);
+			await polled.poll();
+			const { searched, items } = await testEventAfter(polled);
+
+			expect(searched).toEqual(['calm', 'still']);
+			expect(items[0].json).toMatchObject({ hasHistory: true, creditsCharged: 2, calls: 2 });
+		});
 	});
 
 	it('shows what is rising now by the memory, reported or not, and changes nothing', async () => {
