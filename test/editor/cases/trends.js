@@ -44,6 +44,8 @@ async function reportInN8n(session, { shot, docsShot }) {
 		force: true,
 	});
 	const shown = page.getByTestId('output-panel').frameLocator('iframe.__html-display');
+	// The panel fills its iframe after it opens: wait for the chart before counting its lines.
+	await shown.locator('.chart .line').first().waitFor();
 	await expect(shown.locator('.chart .line').count()).resolves.toBe(risers.length);
 	const titles = await shown.locator('tbody tr td:nth-child(2)').allInnerTexts();
 	expect(titles.map((title) => title.trim())).toEqual(risers.map((r) => String(r.title)));
@@ -52,7 +54,8 @@ async function reportInN8n(session, { shot, docsShot }) {
 	await shot('weekly-trend-report-in-n8n');
 	await page.getByTestId('ndv-close-button').click();
 
-	await page.setViewportSize({ width: 1200, height: 520 });
+	// Wide enough for the 600 px chart and the table side by side, as on a laptop screen.
+	await page.setViewportSize({ width: 1320, height: 480 });
 	try {
 		await page.setContent(html);
 		const lines = await page.locator('.chart').boundingBox();

@@ -167,4 +167,4 @@ function seededExamples(examples, packageDir, nowMs) {
 	});
 }
 
-module.exports = { seededExamples, seedHistoryTable, HISTORY_TABLE, DEMO_SOURCE, DEMO_DAYS };
+module.exports = { seededExamples, seedHistoryTable };
