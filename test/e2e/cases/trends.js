@@ -124,7 +124,7 @@ function risingSoundsCsv(filesDir) {
 
 /** @param {E2eScenario} scenario (started) */
 function alertWithoutHistory(scenario) {
-	test('examples/rising-sounds-alert.json as imported, run before any poll: the "No history yet" notice goes to no CSV file', async () => {
+	test("examples/rising-sounds-alert.json as imported, run before any poll: the trigger's notice goes to no CSV file", async () => {
 		const csvFiles = () =>
 			fs.readdirSync(scenario.filesDir).filter((f) => /^rising-sounds-.*\.csv$/.test(f));
 		const before = csvFiles();
@@ -133,7 +133,7 @@ function alertWithoutHistory(scenario) {
 		// The trigger says why it has no sounds (a `notice`, no soundId) ...
 		const [notice, ...more] = run.items('Rising Sounds');
 		expect(more).toEqual([]);
-		expect(notice).toMatchObject({ notice: expect.stringMatching(/^No history yet/) });
+		expect(notice).toMatchObject({ notice: expect.any(String) });
 		expect(notice.soundId).toBeUndefined();
 		// ... and that item stops before the file nodes: no row, no file.
 		expect(run.items('Sounds Only (No Notice)')).toEqual([]);
