@@ -84,7 +84,7 @@ async function seedHistoryTable(request, historyWorkflow, nowMs) {
 	const base = `/rest/projects/${projectId}/data-tables`;
 	const filter = encodeURIComponent(JSON.stringify({ name: HISTORY_TABLE }));
 	const existing = await dataOf(request, 'GET', `${base}?filter=${filter}`);
-	if (existing.count > 0) return `Data Table "${HISTORY_TABLE}" exists, kept`;
+	if (existing.count > 0) return `Data Table "${HISTORY_TABLE}" exists, kept (not seeded again)`;
 	const table = await dataOf(request, 'POST', base, { name: HISTORY_TABLE, columns: COLUMNS });
 	const rows = historyRows(settingsOf(historyWorkflow), nowMs);
 	await dataOf(request, 'POST', `${base}/${table.id}/insert`, { data: rows, returnType: 'count' });
