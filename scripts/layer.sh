@@ -23,8 +23,8 @@ case "$layer" in
   # the real clock) and the shared n8n of each line mostly wait (n8n's polls, the clock), and
   # 1.x's may wait for its install. npm test runs the growth window apart, beside later layers.
   e2e) set -- -w 2 "$@" ;;
-  # Two files at once: each editor file and each command starts its own n8n (and browser) on
-  # free ports of its own.
+  # Two files at once: each command starts its own n8n on free ports of its own (the editor has
+  # one file, its one shared session of n8n and browser).
   editor | commands) set -- -w 2 "$@" ;;
 esac
 [ "$layer" = editor ] && bash "$here/ensure-chromium.sh"

@@ -146,6 +146,12 @@ function printReady(/** @type {string} */ seconds) {
 			`  Credential:         "${credential.name}" (id ${credential.id}) points at it`,
 			`  Fake OpenAI model:  ${stack.model?.url}   credential "${stack.openAiCredential.name}" points at it (AI-agent example; not OpenAI)`,
 			`  Files folder:       ${relative(stack.filesFolder)}/   (the examples' .n8n-files/)`,
+			...(stack.demoData.length > 0
+				? [
+						'  Demo trend data:    seeded so the trend examples show something on day one (not real data):',
+						...stack.demoData.map((d) => `    - ${d}`),
+					]
+				: []),
 			'  Workflows:',
 			...workflows.map(
 				(w) =>

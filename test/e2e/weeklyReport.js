@@ -25,7 +25,8 @@ async function runHistoryWeek(scenario, lastDay, days = 7) {
 
 /**
  * Runs the weekly report for the week ending `day`: its page (the Weekly Chart node's html, what
- * Report File puts in a file), the risers it lists and the file's binary data entry.
+ * Report File puts in a file), the risers it lists, the file's binary data entry and the page
+ * Show Report shows in n8n's output panel.
  * @param {ReturnType<typeof import('./scenario').useN8n>} scenario @param {string} day
  */
 async function runWeeklyReport(scenario, day) {
@@ -33,7 +34,9 @@ async function runWeeklyReport(scenario, day) {
 	if (run.status !== 'success') throw failed(REPORT, run);
 	const [chart] = run.items('Weekly Chart');
 	const file = run.runData['Report File'][0].data.main[0][0].binary.data;
-	return { html: String(chart.html), risers: /** @type {any[]} */ (chart.risers), file };
+	const [shown] = run.items('Show Report');
+	const risers = /** @type {any[]} */ (chart.risers);
+	return { html: String(chart.html), risers, file, shown: shown?.html };
 }
 
 /** @param {string} what @param {any} run */

@@ -8,7 +8,7 @@ const Sequencer = require('@jest/test-sequencer').default;
 const SLOW = [
 	'e2e/trendWindow.e2e.test.js', // a 3-minute growth window, 3.5 min
 	'e2e/sharedN8n.e2e.test.js', // every other e2e case on one n8n, n8n's own minute poll among them
-	'editor/editor.editor.test.js', // one stack and browser for the node, cost notice, every example
+	'editor/editor.editor.test.js', // one stack and browser for the node, cost notice, every example, trends
 	'commands/bench.test.js', // the benchmark's smoke run
 	'commands/mutation.test.js', // StrykerJS on a few lines
 ];

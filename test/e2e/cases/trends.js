@@ -123,6 +123,26 @@ function risingSoundsCsv(filesDir) {
 }
 
 /** @param {E2eScenario} scenario (started) */
+function alertWithoutHistory(scenario) {
+	test("examples/rising-sounds-alert.json as imported, run before any poll: the trigger's notice goes to no CSV file", async () => {
+		const csvFiles = () =>
+			fs.readdirSync(scenario.filesDir).filter((f) => /^rising-sounds-.*\.csv$/.test(f));
+		const before = csvFiles();
+		const run = await scenario.run('examples/rising-sounds-alert.json');
+		expect(run.status).toBe('success');
+		// The trigger says why it has no sounds (a `notice`, no soundId) ...
+		const [notice, ...more] = run.items('Rising Sounds');
+		expect(more).toEqual([]);
+		expect(notice).toMatchObject({ notice: expect.any(String) });
+		expect(notice.soundId).toBeUndefined();
+		// ... and that item stops before the file nodes: no row, no file.
+		expect(run.items('Sounds Only (No Notice)')).toEqual([]);
+		expect(run.runData['Convert to CSV']).toBeUndefined();
+		expect(csvFiles()).toEqual(before);
+	});
+}
+
+/** @param {E2eScenario} scenario (started) */
 function risingSoundsAlert(scenario) {
 	test('examples/rising-sounds-alert.json: the rising sounds of its keywords go to a CSV file, once', async () => {
 		// The test polls again within the hour the trigger would otherwise wait.
@@ -190,7 +210,9 @@ function weeklyTrendReport(scenario) {
 
 		const history = () => runHistoryWeek(scenario, WEEK_END);
 		const growth = await growthBetween(scenario, ALERT_KEYWORDS, history);
-		const { html, risers, file } = await runWeeklyReport(scenario, WEEK_END);
+		const { html, risers, file, shown } = await runWeeklyReport(scenario, WEEK_END);
+		// Show Report (an HTML node, which n8n's output panel shows as a page) holds the same page.
+		expect(shown).toBe(html);
 		const expected = growthPercents(growth);
 		expect(risers.map((riser) => riser.growthPercent)).toEqual(
 			[...expected.values()].sort((a, b) => b - a).slice(0, 5),
@@ -200,7 +222,7 @@ function weeklyTrendReport(scenario) {
 			expect(riser.growthPercent).toBe(expected.get(String(riser.soundId)));
 		}
 		// One line per riser in the chart, one row per riser in the table beside it.
-		expect(html.match(/<polyline /g)).toHaveLength(5);
+		expect(html.match(/<div class="line" /g)).toHaveLength(5);
 		expect(html.match(/<tr><td>\d<\/td>/g)).toHaveLength(5);
 		expect(html).toContain('Top 5 rising sounds, 2026-12-01 to 2026-12-07');
 		expect(file).toMatchObject({
@@ -213,6 +235,7 @@ function weeklyTrendReport(scenario) {
 /** The trend cases, in this order. @param {E2eScenario} scenario (started) */
 function trends(scenario) {
 	newSounds(scenario);
+	alertWithoutHistory(scenario);
 	risingSoundsAlert(scenario);
 	trendHistory(scenario);
 	weeklyTrendReport(scenario);

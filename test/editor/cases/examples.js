@@ -119,4 +119,4 @@ function examplesCases(session) {
 	);
 }
 
-module.exports = { examplesCases };
+module.exports = { examplesCases, runOnTheCanvas, lastRun, filesWritten };

@@ -5,6 +5,7 @@
 // package installed as n8n installs a community package, an owner, the demo credentials, the
 // example workflows, the demo workflow (./demo.js) and the folder the examples write to. Everything binds 127.0.0.1 and is stopped by pid (n8n's whole
 // process group through the supervisor); both also go away by themselves when this process dies.
+// Demo trend history (./demoHistory.js) gives the trend examples something to show on day one.
 
 const fs = require('node:fs');
 const path = require('node:path');
@@ -14,9 +15,12 @@ const { startFakeOpenAi } = require('../fakeModel');
 const { packageTarball } = require('../packageTarball');
 const demo = require('./demo');
 const { sourcesHash, valueHash, readStamp, writeStamp } = require('./restart');
+const { seededExamples, seedHistoryTable } = require('./demoHistory');
 
 const { DEMO_CREDENTIAL, DEMO_OPENAI_CREDENTIAL, DEMO_OWNER, DEMO_WORKFLOW, SERVICE_KEY } = demo;
 const { FAKE_MODEL_KEY, FILES_FOLDER, PACKAGE_NAME, readExampleWorkflows } = demo;
+/** The example whose Settings name the keywords and sounds of the demo history. */
+const HISTORY_EXAMPLE = path.join('examples', 'trend-history.json');
 
 /** @param {number | undefined} pid */
 function isAlive(pid) {
@@ -42,6 +46,7 @@ class Stack {
 	filesFolder = ''; // <userFolder>/.n8n-files, the only folder n8n may read and write
 	/** @type {Array<{ id: string, name: string, file: string, nodes: any[] }>} */ workflows = [];
 	/** @type {string[]} */ problems = [];
+	/** @type {string[]} */ demoData = []; // what was seeded as demo data, for the banner
 	/** @type {Record<string, number>} */ timings = {};
 	stopping = false;
 	stopped = Promise.resolve();
@@ -106,6 +111,7 @@ class Stack {
 			await this.step('owner ready', async () => {
 				this.request = await n8n.setupOwner(String(this.n8n?.url), DEMO_OWNER);
 			});
+			await this.step('demo trend history', () => this.seedHistory());
 			this.timings.total = Date.now() - t0;
 			return this;
 		} catch (error) {
@@ -153,6 +159,10 @@ class Stack {
 			this.workflows.push(...all.map(summary));
 			return 'unchanged since the last start, not imported again';
 		}
+		// Seeded after the hash: its timestamps must not make every restart import again.
+		const installed = path.join(folder, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME);
+		all.splice(1, Infinity, ...seededExamples(examples.workflows, installed, Date.now()));
+		this.demoData.push('the Rising Sound trigger remembers post counts of 24 hours ago');
 		await n8n.importCredentials(folder, credentials);
 		const batch = await n8n.importFile(
 			folder,
@@ -170,6 +180,16 @@ class Stack {
 		}
 		if (this.options.userFolder && this.problems.length === 0) writeStamp(folder, { imported });
 		return undefined;
+	}
+
+	/** Six days of demo rows in the trend examples' Data Table, on an n8n state without it. */
+	async seedHistory() {
+		const history = readExampleWorkflows().workflows.find((w) => w.file === HISTORY_EXAMPLE);
+		if (!history) return `${HISTORY_EXAMPLE} missing, nothing seeded`;
+		const request = /** @type {import('../n8n/rest').RestRequest} */ (this.request);
+		const done = await seedHistoryTable(request, history.workflow, Date.now());
+		this.demoData.push(done);
+		return done;
 	}
 
 	/** Editor URL of a workflow. @param {string} id */
