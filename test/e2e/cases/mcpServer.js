@@ -6,83 +6,20 @@
 // protocol: what a desktop assistant or an agent SDK would send. Each check reads the reference
 // service's ledger too. The example stays published for the tests of this describe only.
 
-const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
-const {
-	StreamableHTTPClientTransport,
-} = require('@modelcontextprotocol/sdk/client/streamableHttp.js');
 const n8n = require('../../harness/n8n');
-const { until } = require('../../harness/poll');
-const { deadlineMs } = require('../../harness/deadlines');
+const { TOOL, mcpEndpointServed, connectMcp, callSoundSearch } = require('../../harness/mcpClient');
 const { page, onePageEach } = require('../ledger');
 const { KEYS } = require('../scenario');
 const { SIMPLIFIED_FIELDS: SIMPLIFIED } = require('../../harness/outputShape');
 
 const EXAMPLE = 'examples/mcp-sound-search.json';
-const TOOL = 'Sound_Search';
 const NEWEST = '[newest n8n line only]';
 /** @typedef {import('../scenario').E2eScenario} E2eScenario */
-
-/**
- * A connected MCP SDK client, and every byte n8n sent it (JSON and event streams alike), so that
- * a test can look for the API key in all of it.
- * @param {string} url
- */
-async function connect(url) {
-	const received = /** @type {string[]} */ ([]);
-	/** @type {typeof fetch} */
-	const recordingFetch = async (input, init) => {
-		const response = await fetch(input, init);
-		if (!response.body) return response;
-		const [forClient, forRecord] = response.body.tee();
-		void (async () => {
-			const decoder = new TextDecoder();
-			for await (const chunk of forRecord) received.push(decoder.decode(chunk, { stream: true }));
-		})().catch(() => {});
-		const { status, statusText, headers } = response;
-		return new Response(forClient, { status, statusText, headers });
-	};
-	const transport = new StreamableHTTPClientTransport(new URL(url), { fetch: recordingFetch });
-	const client = new Client({ name: 'sound-search-e2e', version: '1.0.0' });
-	await client.connect(transport);
-	return { client, received };
-}
-
-/**
- * One tool call: its text (the tool's answer or its error) and, when it is no error, the sounds.
- * @param {Client} client @param {{ query: string, platform: string, limit: number }} args
- */
-async function call(client, args) {
-	const result = /** @type {any} */ (await client.callTool({ name: TOOL, arguments: args }));
-	const text = result.content.map((/** @type {any} */ c) => c.text).join('\n');
-	return { isError: result.isError === true, text, sounds: result.isError ? [] : JSON.parse(text) };
-}
-
-/**
- * Waits until n8n serves a just-published MCP endpoint: it registers the production webhooks
- * after the activation call has answered. Probes with a CORS preflight, which n8n answers 204
- * listing the path's methods once registered, without running anything.
- * @param {string} url
- */
-async function mcpEndpointServed(url) {
-	const headers = { origin: 'http://127.0.0.1', 'access-control-request-method': 'POST' };
-	const allowed = async () => {
-		const response = await fetch(url, { method: 'OPTIONS', headers });
-		return response.status === 204
-			? (response.headers.get('access-control-allow-methods') ?? '')
-			: '';
-	};
-	await until(
-		`POST ${url} registered`,
-		allowed,
-		(methods) => /\bPOST\b/.test(methods),
-		deadlineMs('webhook'),
-	);
-}
 
 /** @param {E2eScenario} scenario */
 function mcpServer(scenario) {
 	/** @type {string} */ let workflowId;
-	/** @type {Awaited<ReturnType<typeof connect>>} */ let mcp;
+	/** @type {Awaited<ReturnType<typeof connectMcp>>} */ let mcp;
 
 	beforeAll(async () => {
 		// As a user imports it: the file as shipped, only its credential resolved; then published.
@@ -93,7 +30,7 @@ function mcpServer(scenario) {
 		await n8n.activateWorkflow(scenario.rest, workflowId);
 		const url = `${scenario.server?.url}/mcp/sound-search`;
 		await mcpEndpointServed(url);
-		mcp = await connect(url);
+		mcp = await connectMcp(url);
 	});
 	afterAll(async () => {
 		await mcp?.client.close();
@@ -121,7 +58,7 @@ function mcpServer(scenario) {
 	});
 
 	test(`a call returns the sounds in the Output mode set (Simplified) with the credits the call cost ${NEWEST}`, async () => {
-		const answer = await call(mcp.client, {
+		const answer = await callSoundSearch(mcp.client, {
 			query: 'rainy lofi',
 			platform: 'photosocial',
 			limit: 10,
@@ -144,8 +81,8 @@ function mcpServer(scenario) {
 
 	test(`two calls at once each get their own sounds ${NEWEST}`, async () => {
 		const [lofi, jazz] = await Promise.all([
-			call(mcp.client, { query: 'lofi', platform: 'shortvideo', limit: 5 }),
-			call(mcp.client, { query: 'jazz', platform: 'photosocial', limit: 5 }),
+			callSoundSearch(mcp.client, { query: 'lofi', platform: 'shortvideo', limit: 5 }),
+			callSoundSearch(mcp.client, { query: 'jazz', platform: 'photosocial', limit: 5 }),
 		]);
 
 		const searches = /** @type {const} */ ([
@@ -165,7 +102,11 @@ function mcpServer(scenario) {
 	});
 
 	test(`an empty query is a tool error that says so, and no call is made ${NEWEST}`, async () => {
-		const answer = await call(mcp.client, { query: '', platform: 'shortvideo', limit: 5 });
+		const answer = await callSoundSearch(mcp.client, {
+			query: '',
+			platform: 'shortvideo',
+			limit: 5,
+		});
 
 		expect(answer.isError).toBe(true);
 		expect(answer.text).toMatch(/Query/);
@@ -176,7 +117,11 @@ function mcpServer(scenario) {
 
 	test(`a call that would pass Max Credits (4) stops with an error that says so, having spent 4 ${NEWEST}`, async () => {
 		// 150 sounds on photosocial: 3 calls of 50 at 2 credits; the third does not fit.
-		const answer = await call(mcp.client, { query: 'lofi', platform: 'photosocial', limit: 150 });
+		const answer = await callSoundSearch(mcp.client, {
+			query: 'lofi',
+			platform: 'photosocial',
+			limit: 150,
+		});
 
 		expect(answer.isError).toBe(true);
 		expect(answer.text).toMatch(/Max Credits/);

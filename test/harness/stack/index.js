@@ -17,6 +17,7 @@ const { sourcesHash, valueHash, readStamp, writeStamp } = require('./restart');
 
 const { DEMO_CREDENTIAL, DEMO_OPENAI_CREDENTIAL, DEMO_OWNER, DEMO_WORKFLOW, SERVICE_KEY } = demo;
 const { FAKE_MODEL_KEY, FILES_FOLDER, PACKAGE_NAME, readExampleWorkflows } = demo;
+const MCP_TRIGGER = '@n8n/n8n-nodes-langchain.mcpTrigger';
 
 /** @param {number | undefined} pid */
 function isAlive(pid) {
@@ -106,6 +107,7 @@ class Stack {
 			await this.step('owner ready', async () => {
 				this.request = await n8n.setupOwner(String(this.n8n?.url), DEMO_OWNER);
 			});
+			await this.step('MCP examples published', () => this.publishMcpExamples());
 			this.timings.total = Date.now() - t0;
 			return this;
 		} catch (error) {
@@ -146,7 +148,11 @@ class Stack {
 			id: String(workflow.id),
 			name: String(workflow.name),
 			file,
-			nodes: workflow.nodes.map((/** @type {any} */ n) => ({ name: n.name, type: n.type })),
+			nodes: workflow.nodes.map((/** @type {any} */ n) => ({
+				name: n.name,
+				type: n.type,
+				path: n.parameters?.path,
+			})),
 		});
 		const imported = valueHash({ credentials, workflows: all });
 		if (this.options.userFolder && readStamp(folder).imported === imported) {
@@ -170,6 +176,28 @@ class Stack {
 		}
 		if (this.options.userFolder && this.problems.length === 0) writeStamp(folder, { imported });
 		return undefined;
+	}
+
+	/**
+	 * Publishes the examples served by an MCP Server Trigger, so that a client can connect with
+	 * nothing to prepare: unlike a scheduled example, a published MCP server spends nothing until a
+	 * client calls it. Already published (a kept user folder): left as it is.
+	 */
+	async publishMcpExamples() {
+		const request = /** @type {import('../n8n/rest').RestRequest} */ (this.request);
+		const served = this.workflows.filter((w) => w.nodes.some((n) => n.type === MCP_TRIGGER));
+		for (const { id } of served) {
+			const { active } = await n8n.dataOf(request, 'GET', `/rest/workflows/${id}`);
+			if (!active) await n8n.activateWorkflow(request, id);
+		}
+		return served.length ? served.map((w) => w.name).join('; ') : 'none';
+	}
+
+	/** Production URL of the MCP server an example serves. @param {string} id */
+	mcpUrl(id) {
+		const workflow = this.workflows.find((w) => w.id === id);
+		const trigger = workflow?.nodes.find((n) => n.type === MCP_TRIGGER);
+		return trigger && `${this.n8n?.url}/mcp/${trigger.path}`;
 	}
 
 	/** Editor URL of a workflow. @param {string} id */
@@ -229,4 +257,4 @@ class Stack {
 	}
 }
 
-module.exports = { Stack, ...demo };
+module.exports = { Stack, MCP_TRIGGER, ...demo };
