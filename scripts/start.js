@@ -153,10 +153,11 @@ function printReady(/** @type {string} */ seconds) {
 					]
 				: []),
 			'  Workflows:',
-			...workflows.map(
-				(w) =>
-					`    - ${w.name}  ${stack.workflowUrl(w.id)}${w.file === '(built in)' ? '' : `  (${w.file})`}`,
-			),
+			...workflows.flatMap((w) => [
+				`    - ${w.name}  ${stack.workflowUrl(w.id)}${w.file === '(built in)' ? '' : `  (${w.file})`}`,
+				// Published at start: an MCP client connects here (streamable HTTP, no auth).
+				...(stack.mcpUrl(w.id) ? [`      MCP server (published): ${stack.mcpUrl(w.id)}`] : []),
+			]),
 			...(problems.length > 0
 				? ['  Not imported:', ...problems.map((p) => `    ! ${p.split('\n')[0]}`)]
 				: []),

@@ -1,5 +1,6 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 import { soundOperations } from './resources/sound';
+import { PLATFORM_PRICES } from './shared/platforms';
 import { searchSounds } from './shared/searchOperation';
 
 export class SoundSearch implements INodeType {
@@ -19,8 +20,9 @@ export class SoundSearch implements INodeType {
 		version: [1, 2],
 		defaultVersion: 2,
 		subtitle: '={{$parameter["platform"] + ": " + $parameter["query"]}}',
-		description:
-			'Search public sounds (audio tracks) by keyword on a short-video or a photo-and-video platform, with the credits each call cost',
+		// Also what n8n pre-fills as the tool's description for a model (Set Manually): the prices
+		// by parameter value, and what comes back.
+		description: `Search public sounds (audio tracks) by keyword on a short-video or a photo-and-video platform (${PLATFORM_PRICES}). Returns each sound's title, author, post count and audio URL, with the credits the call cost`,
 		defaults: { name: 'Sound Search' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

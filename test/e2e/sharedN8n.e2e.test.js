@@ -19,6 +19,7 @@ const { trends } = require('./cases/trends');
 const { soundSearch } = require('./cases/soundSearch');
 const { aiAgent } = require('./cases/aiAgent');
 const { rateLimits } = require('./cases/rateLimits');
+const { mcpServer } = require('./cases/mcpServer');
 
 const scenario = useN8n({ model: true, start: false });
 
@@ -33,5 +34,6 @@ describe('in a running n8n (REST API, as the editor uses it)', () => {
 	describe('sound trends', () => trends(scenario));
 	describe('the Sound Search node', () => soundSearch(scenario));
 	describe('the Sound Search tool (version 2) in an AI Agent', () => aiAgent(scenario));
+	describe('Sound Search over MCP, with the official MCP SDK client', () => mcpServer(scenario));
 	describe('rate limits', () => rateLimits(scenario));
 });

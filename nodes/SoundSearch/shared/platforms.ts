@@ -18,3 +18,11 @@ export const platformOptions = Object.entries(PLATFORMS).map(([value, platform])
 	value,
 	description: `Sounds used on the ${platform.displayName.toLowerCase()}; every page costs ${credits(platform.creditsPerCall)}`,
 }));
+
+/**
+ * Each platform's parameter value and price, as a model filling the tool reads them
+ * ("shortvideo 1 credit per call, photosocial 2 credits per call").
+ */
+export const PLATFORM_PRICES = Object.entries(PLATFORMS)
+	.map(([value, platform]) => `${value} ${credits(platform.creditsPerCall)} per call`)
+	.join(', ');

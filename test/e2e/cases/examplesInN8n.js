@@ -111,6 +111,10 @@ function scheduledTrendCollection(scenario) {
 	});
 }
 
+/** What the example tells the model its one argument is ($fromAI's description). */
+const QUERY_FOR_MODEL =
+	'One keyword to search sounds for, such as a mood, genre, title or artist. Not empty.';
+
 /**
  * The first model call of the AI Agent example offered exactly one tool, Sound_Search, whose only
  * input is the $fromAI() query. @param {any} first the fake model's record of that call
@@ -123,7 +127,7 @@ function expectSoundSearchTool(first) {
 	expect(tool.function.description).toMatch(/^Search public sounds/);
 	expect(tool.function.parameters).toMatchObject({
 		type: 'object',
-		properties: { query: { type: 'string', description: 'keyword to search sounds for' } },
+		properties: { query: { type: 'string', description: QUERY_FOR_MODEL } },
 		required: ['query'],
 	});
 	// Only the $fromAI() value is the model's to choose; platform, limit etc. stay fixed.

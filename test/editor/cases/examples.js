@@ -5,14 +5,17 @@
 // stack: credentials, the fake model, the .n8n-files folder). A run fails this check when n8n
 // reports it failed or any node ran into an error (drawn red), when it made no call (or, with
 // no search in it, put out nothing), or when a write that ran did not write its file. A screenshot
-// of each run in artifacts/editor/examples/. New example files are covered by themselves.
+// of each run in artifacts/editor/examples/. New example files are covered by themselves. An MCP
+// server example (examples/mcp-sound-search.json) has no run to start from the canvas: `npm start`
+// publishes it, and a real MCP client's tool call must get sounds (servesGreen).
 // Registered by editor.editor.test.js against its shared session (../session.js): each run's
 // checks compare the service's ledger and the files folder with their state just before that run,
 // so what other concerns of the session searched or wrote does not count here.
 
 const fs = require('node:fs');
 const path = require('node:path');
-const { readExampleWorkflows, PACKAGE_NAME } = require('../../harness/stack');
+const { readExampleWorkflows, PACKAGE_NAME, MCP_TRIGGER } = require('../../harness/stack');
+const { mcpEndpointServed, connectMcp, callSoundSearch } = require('../../harness/mcpClient');
 const n8n = require('../../harness/n8n');
 const { ICON_PATH_PART, RUN_TIMEOUT_MS, imageLoaded } = require('../ui');
 
@@ -56,11 +59,10 @@ function itemsOut(run, node) {
 const requestsSoFar = async (stack) => (await stack.service?.ledger())?.totals.requests ?? 0;
 
 /**
- * Opens the example's workflow (our icons loaded), runs it from the canvas and waits until it
- * succeeded or a node turned red.
+ * Opens the example's workflow, our icons loaded.
  * @param {import('playwright-core').Page} page @param {Stack} stack @param {Stack['workflows'][number]} example
  */
-async function runOnTheCanvas(page, stack, example) {
+async function openOnTheCanvas(page, stack, example) {
 	await page.goto(stack.workflowUrl(example.id));
 	await page.getByTestId('canvas-node').first().waitFor();
 	for (const node of example.nodes.filter((n) => n.type.startsWith(`${PACKAGE_NAME}.`))) {
@@ -68,6 +70,15 @@ async function runOnTheCanvas(page, stack, example) {
 		const selector = `[data-test-id="canvas-node"][data-node-name="${nameInCss}"]`;
 		await imageLoaded(page, page.locator(`${selector} img[src*="${ICON_PATH_PART}"]`).first());
 	}
+}
+
+/**
+ * Opens the example's workflow (our icons loaded), runs it from the canvas and waits until it
+ * succeeded or a node turned red.
+ * @param {import('playwright-core').Page} page @param {Stack} stack @param {Stack['workflows'][number]} example
+ */
+async function runOnTheCanvas(page, stack, example) {
+	await openOnTheCanvas(page, stack, example);
 	await page.getByTestId('execute-workflow-button').click();
 	const succeeded = page.getByText('Workflow executed successfully').first();
 	const redNode = page.getByTestId('canvas-node-status-error').first();
@@ -87,6 +98,8 @@ async function runsGreen({ page, stack }, file, shot) {
 	expect(stack.problems).toEqual([]);
 	const example = stack.workflows.find((w) => w.file === file);
 	if (!example) throw new Error(`${file} was not imported`);
+	if (example.nodes.some((n) => n.type === MCP_TRIGGER))
+		return servesGreen(page, stack, example, shot);
 	const callsBefore = await requestsSoFar(stack);
 	const filesBefore = filesWritten(stack);
 
@@ -106,6 +119,33 @@ async function runsGreen({ page, stack }, file, shot) {
 	expect(ran).not.toContain(NOT_SAVED);
 	const newFiles = filesWritten(stack).filter((f) => !filesBefore.includes(f));
 	expect(newFiles).toHaveLength(writes.filter((name) => ran.includes(name)).length);
+}
+
+/**
+ * An MCP server example has nothing to run from the canvas (Execute workflow would wait for a
+ * client): `npm start` publishes it, and it is green when a real MCP client's tool call gets sounds
+ * and the service was called, its canvas shown with our icons.
+ * @param {import('playwright-core').Page} page @param {Stack} stack
+ * @param {Stack['workflows'][number]} example @param {(name: string) => Promise<void>} shot
+ */
+async function servesGreen(page, stack, example, shot) {
+	const url = String(stack.mcpUrl(example.id));
+	await mcpEndpointServed(url);
+	const callsBefore = await requestsSoFar(stack);
+	const { client } = await connectMcp(url);
+	try {
+		const args = { query: 'lofi', platform: 'shortvideo', limit: 5 };
+		const answer = await callSoundSearch(client, args);
+		expect({ isError: answer.isError, sounds: answer.sounds.length }).toEqual({
+			isError: false,
+			sounds: 5,
+		});
+	} finally {
+		await client.close();
+	}
+	expect(await requestsSoFar(stack)).toBeGreaterThan(callsBefore);
+	await openOnTheCanvas(page, stack, example);
+	await shot(path.basename(example.file, '.json'));
 }
 
 /**

@@ -21,6 +21,7 @@ const { DEMO_CREDENTIAL, DEMO_OPENAI_CREDENTIAL, DEMO_OWNER, DEMO_WORKFLOW, SERV
 const { FAKE_MODEL_KEY, FILES_FOLDER, PACKAGE_NAME, readExampleWorkflows } = demo;
 /** The example whose Settings name the keywords and sounds of the demo history. */
 const HISTORY_EXAMPLE = path.join('examples', 'trend-history.json');
+const MCP_TRIGGER = '@n8n/n8n-nodes-langchain.mcpTrigger';
 
 /** @param {number | undefined} pid */
 function isAlive(pid) {
@@ -112,6 +113,7 @@ class Stack {
 				this.request = await n8n.setupOwner(String(this.n8n?.url), DEMO_OWNER);
 			});
 			await this.step('demo trend history', () => this.seedHistory());
+			await this.step('MCP examples published', () => this.publishMcpExamples());
 			this.timings.total = Date.now() - t0;
 			return this;
 		} catch (error) {
@@ -152,7 +154,11 @@ class Stack {
 			id: String(workflow.id),
 			name: String(workflow.name),
 			file,
-			nodes: workflow.nodes.map((/** @type {any} */ n) => ({ name: n.name, type: n.type })),
+			nodes: workflow.nodes.map((/** @type {any} */ n) => ({
+				name: n.name,
+				type: n.type,
+				path: n.parameters?.path,
+			})),
 		});
 		const imported = valueHash({ credentials, workflows: all });
 		if (this.options.userFolder && readStamp(folder).imported === imported) {
@@ -190,6 +196,28 @@ class Stack {
 		const done = await seedHistoryTable(request, history.workflow, Date.now());
 		this.demoData.push(done);
 		return done;
+	}
+
+	/**
+	 * Publishes the examples served by an MCP Server Trigger, so that a client can connect with
+	 * nothing to prepare: unlike a scheduled example, a published MCP server spends nothing until a
+	 * client calls it. Already published (a kept user folder): left as it is.
+	 */
+	async publishMcpExamples() {
+		const request = /** @type {import('../n8n/rest').RestRequest} */ (this.request);
+		const served = this.workflows.filter((w) => w.nodes.some((n) => n.type === MCP_TRIGGER));
+		for (const { id } of served) {
+			const { active } = await n8n.dataOf(request, 'GET', `/rest/workflows/${id}`);
+			if (!active) await n8n.activateWorkflow(request, id);
+		}
+		return served.length ? served.map((w) => w.name).join('; ') : 'none';
+	}
+
+	/** Production URL of the MCP server an example serves. @param {string} id */
+	mcpUrl(id) {
+		const workflow = this.workflows.find((w) => w.id === id);
+		const trigger = workflow?.nodes.find((n) => n.type === MCP_TRIGGER);
+		return trigger && `${this.n8n?.url}/mcp/${trigger.path}`;
 	}
 
 	/** Editor URL of a workflow. @param {string} id */
@@ -249,4 +277,4 @@ class Stack {
 	}
 }
 
-module.exports = { Stack, ...demo };
+module.exports = { Stack, MCP_TRIGGER, ...demo };

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { limitField } from '../../shared/limitField';
 import { maxCreditsOption, simplifyField, toolOutputFields } from '../../shared/outputFields';
-import { platformOptions } from '../../shared/platforms';
+import { PLATFORM_PRICES, platformOptions } from '../../shared/platforms';
 
 const showForSearch = { resource: ['sound'], operation: ['search'] };
 // Version 2 follows n8n's output conventions (Simplify, the tool's Output); version 1 keeps the
@@ -16,8 +16,7 @@ export const soundSearchFields: INodeProperties[] = [
 		displayOptions: { show: showForSearch },
 		options: platformOptions,
 		default: 'shortvideo',
-		description:
-			'Which platform to search. Each call (page) is billed in credits at the price shown.',
+		description: `Which platform to search: ${PLATFORM_PRICES}. One call returns up to Page Size sounds (50), so a Limit above that makes more calls, each billed.`,
 	},
 	{
 		displayName: 'Query',

@@ -1,0 +1,73 @@
+'use strict';
+
+// The official TypeScript MCP SDK client (@modelcontextprotocol/sdk) on the transport n8n's MCP
+// Server Trigger serves from version 2 on: streamable HTTP at /mcp/<path> of a published
+// workflow. What a desktop assistant or an agent SDK would send, not a hand-written protocol.
+// Used by the e2e case (test/e2e/cases/mcpServer.js) and the editor's examples check.
+
+const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
+const {
+	StreamableHTTPClientTransport,
+} = require('@modelcontextprotocol/sdk/client/streamableHttp.js');
+const { until } = require('./poll');
+const { deadlineMs } = require('./deadlines');
+
+/** The tool name n8n gives the "Sound Search" node (characters outside [a-zA-Z0-9_-] become _). */
+const TOOL = 'Sound_Search';
+
+/**
+ * Waits until n8n serves a just-published MCP endpoint: it registers the production webhooks
+ * after the activation call has answered. Probes with a CORS preflight, which n8n answers 204
+ * listing the path's methods once registered, without running anything.
+ * @param {string} url
+ */
+async function mcpEndpointServed(url) {
+	const headers = { origin: 'http://127.0.0.1', 'access-control-request-method': 'POST' };
+	const allowed = async () => {
+		const response = await fetch(url, { method: 'OPTIONS', headers });
+		return response.status === 204
+			? (response.headers.get('access-control-allow-methods') ?? '')
+			: '';
+	};
+	const served = (/** @type {string} */ methods) => /\bPOST\b/.test(methods);
+	await until(`POST ${url} registered`, allowed, served, deadlineMs('webhook'));
+}
+
+/**
+ * A connected MCP SDK client, and every text n8n sent it (JSON answers and event streams alike),
+ * so that a test can look for the API key in all of it.
+ * @param {string} url
+ */
+async function connectMcp(url) {
+	const received = /** @type {string[]} */ ([]);
+	/** @type {typeof fetch} */
+	const recordingFetch = async (input, init) => {
+		const response = await fetch(input, init);
+		if (!response.body) return response;
+		const [forClient, forRecord] = response.body.tee();
+		void (async () => {
+			const decoder = new TextDecoder();
+			for await (const chunk of forRecord) received.push(decoder.decode(chunk, { stream: true }));
+		})().catch(() => {});
+		const { status, statusText, headers } = response;
+		return new Response(forClient, { status, statusText, headers });
+	};
+	const transport = new StreamableHTTPClientTransport(new URL(url), { fetch: recordingFetch });
+	const client = new Client({ name: 'sound-search-test', version: '1.0.0' });
+	await client.connect(transport);
+	return { client, received };
+}
+
+/**
+ * One call of the Sound Search tool: its text (the tool's answer or its error) and, when it is
+ * no error, the sounds.
+ * @param {Client} client @param {{ query: string, platform: string, limit: number }} args
+ */
+async function callSoundSearch(client, args) {
+	const result = /** @type {any} */ (await client.callTool({ name: TOOL, arguments: args }));
+	const text = result.content.map((/** @type {any} */ c) => c.text).join('\n');
+	const isError = result.isError === true;
+	return { isError, text, sounds: /** @type {any[]} */ (isError ? [] : JSON.parse(text)) };
+}
+
+module.exports = { TOOL, mcpEndpointServed, connectMcp, callSoundSearch };
