@@ -28,8 +28,11 @@ for (const line of lines('timeline.tsv')) {
 }
 const t0 = Math.min(...[...steps.values()].map((s) => s.start), load[0]?.at ?? Infinity);
 const now = Math.floor(Date.now() / 1000);
-const peak = (/** @type {number} */ from, /** @type {number} */ to) =>
-	Math.max(0, ...load.filter((l) => l.at >= from && l.at <= to).map((l) => l.oneMinute));
+/** The highest sample from..to, or "-" for a step shorter than the 5 s between samples. */
+const peak = (/** @type {number} */ from, /** @type {number} */ to) => {
+	const samples = load.filter((l) => l.at >= from && l.at <= to).map((l) => l.oneMinute);
+	return samples.length > 0 ? Math.max(...samples).toFixed(1) : '-';
+};
 const pad = (/** @type {unknown} */ value, /** @type {number} */ width) =>
 	String(value).padStart(width);
 
@@ -41,7 +44,7 @@ for (const [name, { start, end, status }] of steps) {
 	const stop = end ?? now;
 	const state = end === undefined ? ' (still running)' : status === '0' ? '' : ` (exit ${status})`;
 	const row = [start - t0, stop - t0, stop - start].map((x) => pad(x, 6)).join(' ');
-	console.log(`${name.padEnd(28)} ${row} ${pad(peak(start, stop).toFixed(1), 6)}${state}`);
+	console.log(`${name.padEnd(28)} ${row} ${pad(peak(start, stop), 6)}${state}`);
 }
 if (load.length > 0) {
 	const top = load.reduce((a, b) => (b.oneMinute > a.oneMinute ? b : a));
