@@ -9,29 +9,9 @@ const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
 const {
 	StreamableHTTPClientTransport,
 } = require('@modelcontextprotocol/sdk/client/streamableHttp.js');
-const { until } = require('./poll');
-const { deadlineMs } = require('./deadlines');
 
 /** The tool name n8n gives the "Sound Search" node (characters outside [a-zA-Z0-9_-] become _). */
 const TOOL = 'Sound_Search';
-
-/**
- * Waits until n8n serves a just-published MCP endpoint: it registers the production webhooks
- * after the activation call has answered. Probes with a CORS preflight, which n8n answers 204
- * listing the path's methods once registered, without running anything.
- * @param {string} url
- */
-async function mcpEndpointServed(url) {
-	const headers = { origin: 'http://127.0.0.1', 'access-control-request-method': 'POST' };
-	const allowed = async () => {
-		const response = await fetch(url, { method: 'OPTIONS', headers });
-		return response.status === 204
-			? (response.headers.get('access-control-allow-methods') ?? '')
-			: '';
-	};
-	const served = (/** @type {string} */ methods) => /\bPOST\b/.test(methods);
-	await until(`POST ${url} registered`, allowed, served, deadlineMs('webhook'));
-}
 
 /**
  * A connected MCP SDK client, and every text n8n sent it (JSON answers and event streams alike),
@@ -70,4 +50,4 @@ async function callSoundSearch(client, args) {
 	return { isError, text, sounds: /** @type {any[]} */ (isError ? [] : JSON.parse(text)) };
 }
 
-module.exports = { TOOL, mcpEndpointServed, connectMcp, callSoundSearch };
+module.exports = { TOOL, connectMcp, callSoundSearch };

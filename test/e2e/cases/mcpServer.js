@@ -7,7 +7,7 @@
 // service's ledger too. The example stays published for the tests of this describe only.
 
 const n8n = require('../../harness/n8n');
-const { TOOL, mcpEndpointServed, connectMcp, callSoundSearch } = require('../../harness/mcpClient');
+const { TOOL, connectMcp, callSoundSearch } = require('../../harness/mcpClient');
 const { page, onePageEach } = require('../ledger');
 const { KEYS } = require('../scenario');
 const { SIMPLIFIED_FIELDS: SIMPLIFIED } = require('../../harness/outputShape');
@@ -29,7 +29,7 @@ function mcpServer(scenario) {
 		));
 		await n8n.activateWorkflow(scenario.rest, workflowId);
 		const url = `${scenario.server?.url}/mcp/sound-search`;
-		await mcpEndpointServed(url);
+		await n8n.untilWebhookServed(url);
 		mcp = await connectMcp(url);
 	});
 	afterAll(async () => {

@@ -15,7 +15,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { readExampleWorkflows, PACKAGE_NAME, MCP_TRIGGER } = require('../../harness/stack');
-const { mcpEndpointServed, connectMcp, callSoundSearch } = require('../../harness/mcpClient');
+const { connectMcp, callSoundSearch } = require('../../harness/mcpClient');
 const n8n = require('../../harness/n8n');
 const { ICON_PATH_PART, RUN_TIMEOUT_MS, imageLoaded } = require('../ui');
 
@@ -130,7 +130,7 @@ async function runsGreen({ page, stack }, file, shot) {
  */
 async function servesGreen(page, stack, example, shot) {
 	const url = String(stack.mcpUrl(example.id));
-	await mcpEndpointServed(url);
+	await n8n.untilWebhookServed(url);
 	const callsBefore = await requestsSoFar(stack);
 	const { client } = await connectMcp(url);
 	try {

@@ -6,6 +6,7 @@ const net = require('node:net');
 const waitOn = require('wait-on');
 const { n8nEnv, superviseN8n } = require('./install');
 const { deadlineMs, timedOut } = require('../deadlines');
+const { until } = require('../poll');
 
 const STOP_GRACE_MS = 10_000;
 
@@ -87,6 +88,25 @@ async function untilReady(run, urls, timeoutMs) {
 	await Promise.race([ready, exitedEarly]);
 }
 
+/**
+ * Waits until n8n serves a just-published production webhook (a Webhook node's path, an MCP
+ * Server Trigger's): n8n registers it a moment after the activation call has answered. Probes
+ * with a CORS preflight, which n8n answers 204 listing the path's methods once registered,
+ * without running anything. Resolves how long it took.
+ * @param {string} url
+ */
+async function untilWebhookServed(url, method = 'POST') {
+	const t0 = Date.now();
+	const headers = { origin: 'http://127.0.0.1', 'access-control-request-method': method };
+	const registered = async () => {
+		const response = await fetch(url, { method: 'OPTIONS', headers }).catch(() => undefined);
+		const allowed = response?.headers.get('access-control-allow-methods') ?? '';
+		return response?.status === 204 && allowed.split(',').some((m) => m.trim() === method);
+	};
+	await until(`${method} ${url} registered`, registered, Boolean, deadlineMs('webhook'));
+	return Date.now() - t0;
+}
+
 /** @typedef {Awaited<ReturnType<typeof startN8n>>} N8nServer */
 
-module.exports = { getFreePort, startN8n, untilReady };
+module.exports = { getFreePort, startN8n, untilReady, untilWebhookServed };

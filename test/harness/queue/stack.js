@@ -21,7 +21,7 @@ const { startDelayProxy } = require('./delayProxy');
 const events = require('./events');
 const { startN8nProcess } = require('./n8nProcess');
 const { ensureQueuePrerequisitesSync } = require('./prerequisites');
-const { queueEnv, startPostgres, startRedis, waitUntil } = require('./services');
+const { queueEnv, startPostgres, startRedis } = require('./services');
 
 /**
  * @typedef {object} QueueStackOptions
@@ -211,24 +211,11 @@ class QueueStack {
 	}
 
 	/**
-	 * Waits until the main serves a just-published production webhook; how long that took. Probes
-	 * with a CORS preflight, which n8n answers 204 listing the path's methods once the webhook is
-	 * registered, without running anything.
+	 * Waits until the main serves a just-published production webhook; how long that took.
 	 * @param {string} webhookPath
 	 */
-	async waitForWebhook(webhookPath, method = 'POST') {
-		const t0 = Date.now();
-		const headers = { origin: 'http://127.0.0.1', 'access-control-request-method': method };
-		const registered = async () => {
-			const url = `${this.mainUrl}/webhook/${webhookPath}`;
-			const response = await fetch(url, { method: 'OPTIONS', headers });
-			const allowed = response.headers.get('access-control-allow-methods') ?? '';
-			return response.status === 204 && allowed.split(',').some((m) => m.trim() === method);
-		};
-		await waitUntil(`webhook ${method} ${webhookPath}`, registered, {
-			timeoutMs: deadlineMs('webhook'),
-		});
-		return Date.now() - t0;
+	waitForWebhook(webhookPath, method = 'POST') {
+		return n8n.untilWebhookServed(`${this.mainUrl}/webhook/${webhookPath}`, method);
 	}
 
 	/** The worker whose own log says it started the execution. @param {string | number} id */
