@@ -29,6 +29,17 @@ describe("the output panel's cost hint", () => {
 		]);
 	});
 
+	it('credits and calls apart: two photo-and-video searches cost 4 credits in 2 calls', async () => {
+		const run = await search(
+			{ ...BY_KEYWORD, platform: 'photosocial', limit: 1 },
+			{ input: keywordItems('rain', 'piano') },
+		);
+
+		expect(run.run.data.resultData.runData['Sound Search'][0].hints?.[0].message).toBe(
+			'This run cost 4 credits: 2 calls to the service (0 answered free from its cache), 0 repeated searches made once.',
+		);
+	});
+
 	it('counts every page of a Return All search', async () => {
 		const run = await search({ query: 'ocean waves', returnAll: true, options: { pageSize: 50 } });
 

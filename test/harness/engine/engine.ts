@@ -1,7 +1,9 @@
 import { DirectoryLoader, ExecutionLifecycleHooks, RoutingNode, WorkflowExecute } from 'n8n-core';
 import {
 	createRunExecutionData,
+	NodeConnectionTypes,
 	sleep,
+	type IConnections,
 	Workflow,
 	type IDataObject,
 	type IExecuteData,
@@ -18,6 +20,7 @@ import { SoundSearchApi } from '../../../credentials/SoundSearchApi.credentials'
 import { SoundSearch } from '../../../nodes/SoundSearch/SoundSearch.node';
 import { SoundSearchTrigger } from '../../../nodes/SoundSearchTrigger/SoundSearchTrigger.node';
 import { TestCredentialsHelper } from './credentialsHelper';
+import { ToolCaller } from './toolCaller';
 
 export const NODE_TYPE = 'n8n-nodes-sound-search.soundSearch';
 export const NODE_NAME = 'Sound Search';
@@ -80,18 +83,24 @@ function asServedByN8n(nodeType: INodeType): INodeType {
 	return nodeType;
 }
 
-/** The node as an AI Agent's tool: n8n serves it under a name ending in "Tool" ('@tool'). */
+/**
+ * The node as an AI tool, as n8n serves it: under a name ending in "Tool" ('@tool'), with no main
+ * input and one ai_tool output (n8n's convertNodeToAiTool).
+ */
 export const TOOL_TYPE = `${NODE_TYPE}Tool`;
 function asTool(nodeType: INodeType): INodeType {
 	const name = `${nodeType.description.name}Tool`;
-	return Object.assign(nodeType, { description: { ...nodeType.description, name } });
+	const description = { ...nodeType.description, name, inputs: [], outputs: [TOOL_OUTPUT] };
+	return Object.assign(nodeType, { description });
 }
+const TOOL_OUTPUT = NodeConnectionTypes.AiTool;
 
 const registry: Record<string, INodeType> = {
 	[NODE_TYPE]: asServedByN8n(new SoundSearch()),
 	[TOOL_TYPE]: asServedByN8n(asTool(new SoundSearch())),
 	[TRIGGER_TYPE]: new SoundSearchTrigger(),
 	'test.credentialTest': new CredentialTestNode(),
+	'test.toolCaller': new ToolCaller(),
 };
 
 export interface SearchRun {
@@ -120,33 +129,72 @@ export interface SearchRunOptions {
 export async function runSoundSearch(options: SearchRunOptions): Promise<SearchRun> {
 	const { parameters, nodeSettings, input = [{}], credentials, cancelAfterMs } = options;
 	const node = { type: NODE_TYPE, parameters, ...nodeSettings };
-	return await runNode(node, input, credentials, cancelAfterMs);
+	return await runNode(node, input, credentials, { cancelAfterMs });
 }
+
+export interface ToolRun {
+	/** What each tool call gave the model: `{ response }` (the items' json) or `{ error }`. */
+	answers: IDataObject[];
+	run: IRun;
+}
+
+/**
+ * Calls the node as an AI tool the way n8n's MCP Server Trigger and AI Agent up to 2.2 do (n8n
+ * runs its routing node in a SupplyDataContext; test/harness/engine/toolCaller.ts): one call per
+ * entry of `calls`, each the arguments the model sends. (AI Agent 3 runs the tool node as a node
+ * of the workflow, which runSoundSearch with the TOOL_TYPE does.)
+ */
+export async function runAsTool(
+	options: Omit<SearchRunOptions, 'input'> & { calls: IDataObject[] },
+): Promise<ToolRun> {
+	const { parameters, nodeSettings, calls, credentials } = options;
+	const tool = { type: TOOL_TYPE, typeVersion: 2, parameters, ...nodeSettings };
+	const caller = { id: '2', name: CALLER, type: 'test.toolCaller', typeVersion: 1 };
+	const connections = {
+		[NODE_NAME]: { ai_tool: [[{ node: CALLER, type: TOOL_OUTPUT, index: 0 }]] },
+	};
+	const run = await runNode(caller, calls, credentials, { others: [tool], connections });
+	const output = run.run.data.resultData.runData[CALLER]?.[0]?.data?.main?.[0] ?? [];
+	return { answers: output.map(({ json }) => json), run: run.run };
+}
+const CALLER = 'Tool Caller';
 
 /** Runs the request of the credential's `test` the way n8n's credential tester does. */
 export async function runCredentialTest(credentials: Credentials): Promise<SearchRun> {
 	return await runNode({ type: 'test.credentialTest', parameters: {} }, [{}], credentials);
 }
 
-/** Runs one node, its input items handed to it as an upstream node's output would be. */
+type NodeSettings = Pick<INode, 'type'> & Partial<INode>;
+
+/** What a run has besides its first node: nodes connected to it, a cancel. */
+interface RunShape {
+	cancelAfterMs?: number;
+	others?: NodeSettings[];
+	connections?: IConnections;
+}
+
+const nodeOf = (settings: NodeSettings): INode => ({
+	id: '1',
+	name: NODE_NAME,
+	typeVersion: 1,
+	position: [0, 0],
+	credentials: CREDENTIAL,
+	parameters: {},
+	...settings,
+});
+
+/** Runs from one node, its input items handed to it as an upstream node's output would be. */
 async function runNode(
-	settings: Pick<INode, 'type' | 'parameters'> & Partial<INode>,
+	settings: NodeSettings,
 	input: IDataObject[],
 	credentials: Credentials,
-	cancelAfterMs?: number,
+	shape: RunShape = {},
 ): Promise<SearchRun> {
-	const node: INode = {
-		id: '1',
-		name: NODE_NAME,
-		typeVersion: 1,
-		position: [0, 0],
-		credentials: CREDENTIAL,
-		...settings,
-	};
+	const node = nodeOf(settings);
 	const start = { node, data: { main: [input.map((json) => ({ json }))] }, source: null };
 	const run = await everyRun.wrap(
 		credentials.apiKey,
-		async () => await execute(start, credentials, cancelAfterMs),
+		async () => await execute(start, credentials, shape),
 		(result) => ({
 			'the run data (items and errors)': JSON.stringify(result.data),
 			'the error': errorText(result.data.resultData.error as SearchRun['error']),
@@ -197,10 +245,10 @@ export function additionalDataFor(
 async function execute(
 	start: IExecuteData,
 	credentials: Credentials,
-	cancelAfterMs?: number,
+	{ cancelAfterMs, others = [], connections = {} }: RunShape,
 ): Promise<IRun> {
-	const nodes = [start.node];
-	const workflow = new Workflow({ id: 'w1', nodes, connections: {}, nodeTypes, active: false });
+	const nodes = [start.node, ...others.map(nodeOf)];
+	const workflow = new Workflow({ id: 'w1', nodes, connections, nodeTypes, active: false });
 	const hooks = new ExecutionLifecycleHooks('manual', 'e1', { id: 'w1' } as IWorkflowBase);
 	const finished = new Promise<IRun>((resolve) =>
 		hooks.addHandler('workflowExecuteAfter', resolve),

@@ -1,7 +1,7 @@
 import type { INodeParameters } from 'n8n-workflow';
 import { request } from 'undici';
 import { checkEveryRunForKeyLeaks } from './keyLeak';
-import { runSoundSearch, type SearchRun, type SearchRunOptions } from './engine';
+import { runAsTool, runSoundSearch, type SearchRun, type SearchRunOptions } from './engine';
 import { startReferenceService } from '../referenceService';
 
 // Every engine test uses this fixture: each run it makes is checked for the API key.
@@ -54,6 +54,13 @@ export function useReferenceService() {
 		service,
 		search: async (parameters: INodeParameters, extras: SearchExtras = {}) =>
 			await searchOn(service().url, parameters, extras),
+		/** The node as an AI tool called directly (MCP, AI Agent up to 2.2), once per `calls` entry. */
+		callTool: async (parameters: INodeParameters, calls: Array<Record<string, string>>) =>
+			await runAsTool({
+				parameters: { platform: 'shortvideo', ...parameters },
+				calls,
+				credentials: { apiKey: API_KEY, baseUrl: service().url },
+			}),
 		calls,
 		/** A refusal: the run's error, which must come before any call. */
 		refused: async (run: Promise<{ error?: { message: string; description?: string | null } }>) => {
