@@ -1,7 +1,7 @@
 // Mutation testing (`npm run test:mutation`): StrykerJS changes the shipped code (nodes/,
 // credentials/) one small bug at a time and runs the unit and engine layers against each change;
 // a change no test notices is a surviving mutant. Extra arguments go to stryker, e.g.
-// `npm run test:mutation -- --mutate nodes/SoundSearch/shared/searchInput.ts`.
+// `npm run test:mutation -- --mutate nodes/shared/input.ts`.
 // The report: reports/mutation/index.html; the per-file table is printed at the end.
 import { createRequire } from 'node:module';
 import os from 'node:os';

@@ -126,7 +126,7 @@ async function cappedRuns(ctx, plan) {
 function installedDefault(folder) {
 	const dist = path.join(folder, '.n8n/nodes/node_modules', PACKAGE_NAME, 'dist');
 	try {
-		const source = fs.readFileSync(`${dist}/nodes/SoundSearch/resources/sound/search.js`, 'utf8');
+		const source = fs.readFileSync(`${dist}/nodes/SoundSearch/description.js`, 'utf8');
 		const match = /name: 'maxInFlight',[\s\S]*?default: (\d+)/.exec(source);
 		return match ? Number(match[1]) : null;
 	} catch {

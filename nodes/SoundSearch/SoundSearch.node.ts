@@ -1,11 +1,12 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
-import { soundOperations } from './resources/sound';
-import { PLATFORM_PRICES } from './shared/platforms';
-import { searchSounds } from './shared/searchOperation';
+import { PLATFORM_PRICES } from '../shared/description';
+import { operationField, resourceField, soundSearchFields } from './description';
+import { searchAsTool, searchSounds } from './search';
 
 export class SoundSearch implements INodeType {
-	// Search runs in the node's execute context so that it can show what the run cost (an
-	// execution hint); the declarative routing stays for n8n versions that run a tool without it.
+	// n8n runs Search two ways, both into the same search run (search.ts): as this custom operation
+	// for a workflow node and an AI Agent 3 tool, and through the routing below (its pagination)
+	// when it calls the node as a tool directly (MCP Server Trigger, AI Agent up to 2.2).
 	customOperations = { sound: { search: searchSounds } };
 
 	description: INodeTypeDescription = {
@@ -28,19 +29,19 @@ export class SoundSearch implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'soundSearchApi', required: true }],
-		// Only the credential's host ever receives the key: the paginator reads its Base URL once
-		// per run, and cursors and response values are sent as query values, never in the URL.
+		// Only the credential's host ever receives the key: the run reads its Base URL once, and
+		// cursors and response values are sent as query values, never in the URL.
 		requestDefaults: { headers: { Accept: 'application/json' } },
 		properties: [
-			{
-				displayName: 'Resource',
-				name: 'resource',
-				type: 'options',
-				noDataExpression: true,
-				options: [{ name: 'Sound', value: 'sound' }],
-				default: 'sound',
-			},
-			...soundOperations,
+			resourceField,
+			// The request is built by the search run from checked values; `paginate` makes n8n's
+			// routing node hand each tool call to searchAsTool.
+			operationField({
+				request: { method: 'GET' },
+				send: { paginate: true },
+				operations: { pagination: searchAsTool },
+			}),
+			...soundSearchFields,
 		],
 	};
 }

@@ -1,7 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { limitField } from '../SoundSearch/shared/limitField';
-import { maxCreditsOption, simplifyField } from '../SoundSearch/shared/outputFields';
-import { platformOptions } from '../SoundSearch/shared/platforms';
+import {
+	limitField,
+	maxCreditsOption,
+	platformOptions,
+	simplifyField,
+} from '../shared/description';
 
 const showForRising = { show: { event: ['risingSound'] } };
 // Version 2 has n8n's Simplify (10 fields for trend-watchers); version 1 keeps its "Simplify

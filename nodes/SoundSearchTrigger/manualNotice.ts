@@ -1,6 +1,6 @@
 import type { INodeExecutionData } from 'n8n-workflow';
-import type { CreditTally } from '../SoundSearch/shared/creditBudget';
-import { count } from '../SoundSearch/shared/wording';
+import type { CreditTally } from '../shared/run';
+import { count } from '../shared/output';
 
 /** What a Fetch Test Event spent: nothing when it did not search. */
 export type TestCost = Pick<CreditTally, 'calls' | 'credits'>;

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
-import type { SearchInput } from '../SoundSearch/shared/searchInput';
-import type { SearchPage } from '../SoundSearch/shared/searchPage';
-import { pick, toSoundItems } from '../SoundSearch/shared/soundItems';
+import type { SearchInput } from '../shared/input';
+import type { SearchPage } from '../shared/transport';
+import { pick, toSoundItems } from '../shared/output';
 import type { TrendState } from './trendState';
 import {
 	growthBetween,

@@ -1,11 +1,7 @@
 import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
-import { CallScheduler, RunStopped } from '../SoundSearch/shared/callScheduler';
-import { CreditBudget, type CreditTally } from '../SoundSearch/shared/creditBudget';
-import type { ErrorContext } from '../SoundSearch/shared/failure';
-import { fetchPages, type PageRequest, type SearchCall } from '../SoundSearch/shared/fetchPage';
-import { checkBaseUrl, type SearchInput } from '../SoundSearch/shared/searchInput';
-import type { SearchPage } from '../SoundSearch/shared/searchPage';
-import { sendSearch } from '../SoundSearch/shared/sendSearch';
+import { checkBaseUrl, type SearchInput } from '../shared/input';
+import { SearchRun, type CreditTally } from '../shared/run';
+import { searchSender, type SearchPage } from '../shared/transport';
 import { readTriggerInput } from './triggerInput';
 import { simplifyTrendItem, trendItems } from './trendItems';
 import { TrendState } from './trendState';
@@ -22,12 +18,10 @@ const DEFAULT_RATE_LIMIT_WAIT_S = 120;
  * trigger's memory is left as it was, so no sound is marked seen that was not emitted.
  */
 export async function pollTrends(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-	const errorsAt = (itemIndex: number): ErrorContext => ({
-		getNode: () => this.getNode(),
-		getItemIndex: () => itemIndex,
-	});
+	const at = { node: this.getNode(), itemIndex: 0 };
 	const input = readTriggerInput(
-		{ ...errorsAt(0), getNodeParameter: (name, fallback) => this.getNodeParameter(name, fallback) },
+		(name, fallback) => this.getNodeParameter(name, fallback),
+		at,
 		rateLimitWaitSeconds(this),
 	);
 	const manual = this.getMode() === 'manual';
@@ -37,7 +31,7 @@ export async function pollTrends(this: IPollFunctions): Promise<INodeExecutionDa
 	const interval = input.minPollIntervalSeconds;
 	if (!manual && state.tooSoon(now, interval, earlyTolerance(interval))) return null;
 	const credentials = await this.getCredentials('soundSearchApi');
-	const baseUrl = checkBaseUrl(errorsAt(0), credentials.baseUrl);
+	const baseUrl = checkBaseUrl(at, credentials.baseUrl);
 	const rules = { ...input.rules, manual };
 	const hadHistory = input.searches.some(({ platform, query }) =>
 		state.isBaselined(platform, query),
@@ -46,7 +40,7 @@ export async function pollTrends(this: IPollFunctions): Promise<INodeExecutionDa
 	// nothing, so it does not search.
 	const testRising = manual && rules.event === 'risingSound';
 	if (testRising && !hadHistory) return [[manualNotice(false, rules.growthWindowHours, NO_COST)]];
-	const { pages, cost } = await searchAll(this, input.searches, baseUrl, errorsAt);
+	const { pages, cost } = await searchAll(this, input.searches, baseUrl);
 
 	const items = trendItems(state, input.searches, pages, rules, now);
 	if (testRising && items.length === 0) {
@@ -58,45 +52,27 @@ export async function pollTrends(this: IPollFunctions): Promise<INodeExecutionDa
 }
 
 /**
- * Every keyword's pages and what they cost; the first keyword that fails stops the others' new
- * calls.
+ * Every keyword's pages and what they cost, in one search run: the first keyword that fails stops
+ * the others' new calls, and its error fails the poll.
  */
 async function searchAll(
 	ctx: IPollFunctions,
 	searches: SearchInput[],
 	baseUrl: string,
-	errorsAt: (index: number) => ErrorContext,
 ): Promise<{ pages: SearchPage[][]; cost: CreditTally }> {
 	const { maxInFlight, rateLimitWait, maxCredits } = searches[0];
-	const scheduler = new CallScheduler({ maxInFlight, rateLimitWaitMs: rateLimitWait * 1000 });
-	const budget = new CreditBudget(maxCredits, scheduler, 'poll');
-	let finished = 0;
-	const send = async (request: PageRequest, errors: ErrorContext) =>
-		await sendSearch(ctx, errors, request);
-	const results = await Promise.allSettled(
-		searches.map(async (input, index) => {
-			const errors = errorsAt(index);
-			const call: SearchCall = {
-				errors,
-				input,
-				scheduler,
-				budget,
-				baseUrl,
-				send: async (request) => await send(request, errors),
-				onFailure: () => scheduler.stop(new RunStopped('Another keyword failed')),
-				progress: () => ({ finished, total: searches.length }),
-			};
-			const pages = await fetchPages(call);
-			finished += 1;
-			return pages;
-		}),
+	const run = new SearchRun({
+		...{ maxInFlight, rateLimitWait, maxCredits, per: 'poll', stopOnFailure: true },
+		...{ total: searches.length, baseUrl, send: searchSender(ctx, {}) },
+	});
+	const node = ctx.getNode();
+	const outcomes = await Promise.all(
+		searches.map(async (input, itemIndex) => await run.search(input, { node, itemIndex })),
 	);
-	const failed = results.find(
-		(result) => result.status === 'rejected' && !(result.reason instanceof RunStopped),
-	);
-	if (failed?.status === 'rejected') throw failed.reason;
-	const pages = results.map((result) => (result.status === 'fulfilled' ? result.value : []));
-	return { pages, cost: budget.tally };
+	const failed = outcomes.find((outcome) => 'error' in outcome);
+	if (failed && 'error' in failed) throw failed.error;
+	const pages = outcomes.map((outcome) => ('pages' in outcome ? outcome.pages : []));
+	return { pages, cost: run.budget.tally };
 }
 
 /** n8n 2.39+ gives each poll a time budget; older versions do not (the guard). */

@@ -11,14 +11,15 @@ const IN_REPORTED_RISE = 1;
  * seconds, post counts), or [flags, lastSeenAt] on a platform without post counts.
  * Version 1 (no `v`) kept [firstSeenAt, postCountThen, flags]: read by migrate().
  */
-export interface TrendMemory {
+// A type, not an interface: static data takes it as it is (an interface has no index signature).
+export type TrendMemory = {
 	v?: 2;
 	/** "platform:keyword" pairs whose first poll (the baseline) is done. */
 	baselined: string[];
 	/** When the last poll that searched succeeded (unix s). */
 	lastPollAt?: number;
 	sounds: Record<string, number[]>;
-}
+};
 
 interface SoundMemory {
 	flags: number;
@@ -34,7 +35,7 @@ export class TrendState {
 	private readonly lastPollAt?: number;
 
 	constructor(stored: IDataObject) {
-		const memory = (stored.trends ?? {}) as unknown as Partial<TrendMemory>;
+		const memory = (stored.trends ?? {}) as Partial<TrendMemory>;
 		this.baselined = new Set(memory.baselined ?? []);
 		this.lastPollAt = memory.lastPollAt;
 		for (const [key, record] of Object.entries(memory.sounds ?? {})) {
@@ -91,7 +92,7 @@ export class TrendState {
 			sounds[key] = encode(sound.flags, samplesToKeep(sound.samples, now, windowSeconds));
 		}
 		const memory: TrendMemory = { v: 2, baselined: [...this.baselined], lastPollAt: now, sounds };
-		stored.trends = memory as unknown as IDataObject;
+		stored.trends = memory;
 	}
 }
 

@@ -1,15 +1,15 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import { invalid, type ErrorContext } from '../shared/errors';
 import {
 	checkQuery,
 	fieldNamed,
-	invalid,
 	readPlatform,
 	readWholeNumber,
-	type InputContext,
+	type Parameters,
 	type SearchInput,
-} from '../SoundSearch/shared/searchInput';
+	type SoundOutput,
+} from '../shared/input';
 import { triggerFields } from './description';
-import type { SoundOutput } from '../SoundSearch/shared/soundItems';
 import type { TrendRules } from './trendItems';
 
 /** A poll's calls: a few keywords, so a small bound; the poll's time budget bounds waits. */
@@ -33,21 +33,25 @@ export interface TriggerInput {
 }
 
 /** Reads and checks every parameter before the poll makes any (paid) call. */
-export function readTriggerInput(ctx: InputContext, rateLimitWait: number): TriggerInput {
-	const options = ctx.getNodeParameter('options', {}) as IDataObject;
-	const number = (name: string, raw: unknown) => readWholeNumber(ctx, field(name), raw);
-	const platform = readPlatform(ctx);
-	const event = ctx.getNodeParameter('event') === 'risingSound' ? 'risingSound' : 'newSound';
+export function readTriggerInput(
+	parameter: Parameters,
+	at: ErrorContext,
+	rateLimitWait: number,
+): TriggerInput {
+	const options = parameter('options', {}) as IDataObject;
+	const number = (name: string, raw: unknown) => readWholeNumber(at, field(name), raw);
+	const platform = readPlatform(at, parameter('platform'));
+	const event = parameter('event') === 'risingSound' ? 'risingSound' : 'newSound';
 	if (event === 'risingSound' && platform === 'photosocial') {
 		throw invalid(
-			ctx,
+			at,
 			'Rising Sound needs post counts, which the photo-and-video platform does not report',
 			'Use the New Sound event on that platform, or watch the short-video platform for rising sounds.',
 		);
 	}
-	const limit = number('limit', ctx.getNodeParameter('limit', null));
-	const keywords = readKeywords(ctx);
-	const { output, simplify } = readOutput(ctx, options);
+	const limit = number('limit', parameter('limit', null));
+	const keywords = readKeywords(parameter, at);
+	const { output, simplify } = readOutput(parameter, at, options);
 	const search = {
 		platform,
 		limit,
@@ -65,10 +69,10 @@ export function readTriggerInput(ctx: InputContext, rateLimitWait: number): Trig
 		searches: keywords.map((query) => ({ ...search, query })),
 		rules: {
 			event,
-			minGrowthPercent: number('minGrowthPercent', ctx.getNodeParameter('minGrowthPercent', null)),
-			minGrowthPosts: number('minGrowthPosts', ctx.getNodeParameter('minGrowthPosts', null)),
+			minGrowthPercent: number('minGrowthPercent', parameter('minGrowthPercent', null)),
+			minGrowthPosts: number('minGrowthPosts', parameter('minGrowthPosts', null)),
 			emitOnFirstPoll: options.emitOnFirstPoll === true,
-			growthWindowHours: readHours(ctx, field('growthWindowHours'), options.growthWindowHours),
+			growthWindowHours: readHours(at, field('growthWindowHours'), options.growthWindowHours),
 			topRisers: number('topRisers', options.topRisers),
 		},
 		memoryBound: Math.max(
@@ -86,26 +90,27 @@ export function readTriggerInput(ctx: InputContext, rateLimitWait: number): Trig
  * fields picked once the trend fields are added hold no nested values.
  */
 function readOutput(
-	ctx: InputContext,
+	parameter: Parameters,
+	at: ErrorContext,
 	options: IDataObject,
 ): { output: SoundOutput; simplify: boolean } {
-	if (ctx.getNode().typeVersion < 2) {
+	if (at.node.typeVersion < 2) {
 		return { output: { mode: options.simplify === true ? 'flat' : 'raw' }, simplify: false };
 	}
-	const simplify = ctx.getNodeParameter('simplify') !== false;
+	const simplify = parameter('simplify') !== false;
 	return { output: { mode: simplify ? 'flat' : 'raw' }, simplify };
 }
 
 /** Keywords separated by commas or new lines; the same keyword twice is searched once. */
-function readKeywords(ctx: InputContext): string[] {
-	const raw = checkQuery(ctx, ctx.getNodeParameter('keywords'), 'Keywords');
+function readKeywords(parameter: Parameters, at: ErrorContext): string[] {
+	const raw = checkQuery(at, parameter('keywords'), 'Keywords');
 	const keywords = raw
 		.split(/[,\n]/)
 		.map((keyword) => keyword.trim())
 		.filter((keyword) => keyword !== '');
 	if (keywords.length === 0) {
 		throw invalid(
-			ctx,
+			at,
 			'The "Keywords" parameter has no keyword',
 			'Enter one or more keywords, separated by commas or new lines.',
 		);
@@ -120,7 +125,7 @@ function readKeywords(ctx: InputContext): string[] {
 }
 
 /** A number of hours, fractions allowed (a window of minutes for a test on the real clock). */
-function readHours(ctx: InputContext, hours: INodeProperties, raw: unknown): number {
+function readHours(at: ErrorContext, hours: INodeProperties, raw: unknown): number {
 	const value = raw ?? hours.default;
 	const { minValue: min, maxValue: max } = hours.typeOptions as {
 		minValue: number;
@@ -131,7 +136,7 @@ function readHours(ctx: InputContext, hours: INodeProperties, raw: unknown): num
 		return value;
 	}
 	throw invalid(
-		ctx,
+		at,
 		`The "${hours.displayName}" parameter must be a number from ${min} to ${max}, but it is ${String(value)}`,
 		`Set "${hours.displayName}" to a number of hours in that range, e.g. 24.`,
 	);

@@ -11,12 +11,12 @@ jest.setTimeout(deadlineMs(300));
 
 test('npm run test:mutation -- --mutate <lines> mutates the code and the tests kill mutants', async () => {
 	const { code, output } = await runToEnd(
-		"npm run test:mutation -- --mutate 'nodes/SoundSearch/shared/searchInput.ts:168-185'",
+		"npm run test:mutation -- --mutate 'nodes/shared/input.ts:176-193'",
 		{ timeoutS: 240, env: { MUTATION_TESTS: 'engine/inputChecks.test.ts' } },
 	);
 
 	expect(code).toBe(0);
 	// The clear-text report's row: file | score | covered | killed | timeout | survived | ...
-	const row = /searchInput\.ts\s*\|\s*[\d.]+\s*\|\s*[\d.]+\s*\|\s*(\d+)\s*\|/.exec(output);
+	const row = /\binput\.ts\s*\|\s*[\d.]+\s*\|\s*[\d.]+\s*\|\s*(\d+)\s*\|/.exec(output);
 	expect(Number(row?.[1])).toBeGreaterThan(10);
 });

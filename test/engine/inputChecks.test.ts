@@ -11,7 +11,7 @@ import { TOOL_TYPE } from '../harness/engine/engine';
 // The Sound Search node's input checks to the letter: the message (field, value, item) and the
 // advice a user reads, the bounds of every number, and the values that pass. Written against the
 // mutation report (docs/testing.md): each case fails on a one-line change of
-// nodes/SoundSearch/shared/searchInput.ts. The trigger's: triggerInputChecks.test.ts.
+// nodes/shared/input.ts. The trigger's: triggerInputChecks.test.ts.
 
 const { service, search, calls, refused } = useReferenceService();
 

@@ -97,7 +97,7 @@ describe('output (UX guidelines: "Simplifying output fields")', () => {
 	);
 
 	test.each([
-		['Sound Search', require('../../nodes/SoundSearch/shared/soundItems').SIMPLIFIED_FIELDS],
+		['Sound Search', require('../../nodes/shared/description').SIMPLIFIED_FIELDS],
 		[
 			'Sound Search Trigger',
 			require('../../nodes/SoundSearchTrigger/trendItems').TREND_SIMPLIFIED_FIELDS,

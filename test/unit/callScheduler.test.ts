@@ -1,10 +1,10 @@
 import { sleep } from 'n8n-workflow';
+import { RunStopped } from '../../nodes/shared/errors';
 import {
 	CallScheduler,
-	RunStopped,
 	type CallVerdict,
 	type SchedulerSettings,
-} from '../../nodes/SoundSearch/shared/callScheduler';
+} from '../../nodes/shared/scheduler';
 
 type Call = ReturnType<ReturnType<typeof calls>['start']>;
 

@@ -1,9 +1,9 @@
+import { RunStopped } from '../../nodes/shared/errors';
 import {
 	CallScheduler,
-	RunStopped,
 	type CallVerdict,
 	type SchedulerSettings,
-} from '../../nodes/SoundSearch/shared/callScheduler';
+} from '../../nodes/shared/scheduler';
 
 // Pacing on jest's fake clock (Date.now and timers): exact times, no waiting.
 

@@ -1,5 +1,5 @@
 import { sleep } from 'n8n-workflow';
-import { CallScheduler, type CallVerdict } from '../../nodes/SoundSearch/shared/callScheduler';
+import { CallScheduler, type CallVerdict } from '../../nodes/shared/scheduler';
 
 // The scheduler against a modelled service on jest's fake clock: every call of a keyword list
 // through it, as the node sends them, and what the service did with them. The service answers

@@ -1,5 +1,6 @@
 import { sleep } from 'n8n-workflow';
-import { CallScheduler, RunStopped } from '../../nodes/SoundSearch/shared/callScheduler';
+import { RunStopped } from '../../nodes/shared/errors';
+import { CallScheduler } from '../../nodes/shared/scheduler';
 
 // A run stopping (another item failed, the execution cancelled) and what each call reports.
 

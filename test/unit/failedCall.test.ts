@@ -1,4 +1,4 @@
-import { failedCall } from '../../nodes/SoundSearch/shared/failedCall';
+import { failedCall } from '../../nodes/shared/transport';
 import { CASE_NAMES, loadFixture, pinnedVersions } from '../fixtures/n8n-errors/fixtures';
 
 // What the node must read from each recorded shape. Headers (Retry-After, X-Credits-Charged) ride

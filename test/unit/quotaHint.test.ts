@@ -1,4 +1,4 @@
-import { quotaHint } from '../../nodes/SoundSearch/shared/rateQuota';
+import { quotaHint } from '../../nodes/shared/scheduler';
 
 describe('quotaHint: what the headers of a 429 state', () => {
 	it.each([

@@ -1,4 +1,4 @@
-import { RateQuota, type QuotaHint } from '../../nodes/SoundSearch/shared/rateQuota';
+import { RateQuota, type QuotaHint } from '../../nodes/shared/scheduler';
 
 // RateQuota takes the time as an argument: each test plays a run on a clock of its own (ms).
 

@@ -1,4 +1,4 @@
-import { RateQuota } from '../../nodes/SoundSearch/shared/rateQuota';
+import { RateQuota } from '../../nodes/shared/scheduler';
 import { quotaOfFour, served, tooMany } from './quotaPlay';
 
 describe('RateQuota: a quota found from refusals', () => {

@@ -1,4 +1,4 @@
-import { RateQuota } from '../../nodes/SoundSearch/shared/rateQuota';
+import { RateQuota } from '../../nodes/shared/scheduler';
 import { quotaOfFour, served, tooMany } from './quotaPlay';
 
 // When the service took each call, as the run reckons it: the window and the margin.

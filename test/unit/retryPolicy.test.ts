@@ -4,7 +4,7 @@ import {
 	isCongestion,
 	rateLimitDelayMs,
 	retryDelayMs,
-} from '../../nodes/SoundSearch/shared/retryPolicy';
+} from '../../nodes/shared/pages';
 
 const NOW = Date.parse('2026-11-22T12:00:00Z');
 

@@ -1,5 +1,5 @@
-import type { SearchInput } from '../../nodes/SoundSearch/shared/searchInput';
-import type { SearchPage } from '../../nodes/SoundSearch/shared/searchPage';
+import type { SearchInput } from '../../nodes/shared/input';
+import type { SearchPage } from '../../nodes/shared/transport';
 import { trendItems, type TrendRules } from '../../nodes/SoundSearchTrigger/trendItems';
 import { TrendState } from '../../nodes/SoundSearchTrigger/trendState';
 

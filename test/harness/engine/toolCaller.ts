@@ -25,6 +25,8 @@ export class ToolCaller implements INodeType {
 		version: 1,
 		description: 'Calls the connected tool once per input item',
 		defaults: { name: 'Tool Caller' },
+		// Lint asks every node class for it; this test node is never served as a tool.
+		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main, { type: NodeConnectionTypes.AiTool, required: true }],
 		outputs: [NodeConnectionTypes.Main],
 		properties: [],

@@ -1,10 +1,50 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { SIMPLIFIED_FIELDS } from './soundItems';
+
+// The parameters both nodes show, and the service's platforms and prices. Descriptions only: this
+// module imports nothing of the nodes' logic (the logic reads ranges and lists from here).
 
 type DisplayOptions = INodeProperties['displayOptions'];
 
-/** What an AI tool sends its model by default: the smallest answer that still names each sound. */
-export const TOOL_OUTPUT_DEFAULT = 'simplified';
+/** The service's platforms, named as in its paths, with the credits one call costs (spec section 8). */
+export const PLATFORMS = {
+	shortvideo: { displayName: 'Short-Video Platform', creditsPerCall: 1 },
+	photosocial: { displayName: 'Photo-and-Video Platform', creditsPerCall: 2 },
+} as const;
+
+export type Platform = keyof typeof PLATFORMS;
+
+const credits = (n: number) => `${n} credit${n > 1 ? 's' : ''}`;
+
+/** The Platform parameter's options, with each platform's price, for both nodes. */
+export const platformOptions = Object.entries(PLATFORMS).map(([value, platform]) => ({
+	name: `${platform.displayName} (${credits(platform.creditsPerCall).replace('c', 'C')} per Call)`,
+	value,
+	description: `Sounds used on the ${platform.displayName.toLowerCase()}; every page costs ${credits(platform.creditsPerCall)}`,
+}));
+
+/**
+ * Each platform's parameter value and price, as a model filling the tool reads them
+ * ("shortvideo 1 credit per call, photosocial 2 credits per call").
+ */
+export const PLATFORM_PRICES = Object.entries(PLATFORMS)
+	.map(([value, platform]) => `${value} ${credits(platform.creditsPerCall)} per call`)
+	.join(', ');
+
+/**
+ * The Limit field both nodes show: n8n's convention for it (default 50) with each node's own
+ * ceiling (the action node pages through up to 100,000 sounds, a trigger poll through 1,000).
+ */
+export function limitField(maxValue: number, displayOptions?: DisplayOptions): INodeProperties {
+	return {
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		...(displayOptions && { displayOptions }),
+		typeOptions: { minValue: 1, maxValue },
+		default: 50,
+		description: 'Max number of results to return',
+	};
+}
 
 /** n8n's "Simplify" parameter (UX guidelines, "Simplifying output fields"), for both nodes. */
 export function simplifyField(displayOptions?: DisplayOptions): INodeProperties {
@@ -17,6 +57,29 @@ export function simplifyField(displayOptions?: DisplayOptions): INodeProperties 
 		description: 'Whether to return a simplified version of the response instead of the raw data',
 	};
 }
+
+/**
+ * What Simplify keeps, at most 10 fields, most used first: what a sound is (id, title), what it
+ * cost (third, so the output panel's table shows it as it opens), who made it and how popular it
+ * is, which search found it (one sheet collects many keywords and both platforms), then where to
+ * listen, how long it is and when it was read. Left out: the cover (a signed, expiring URL), cache
+ * flags (a cached answer shows creditsCharged 0), the page number.
+ */
+export const SIMPLIFIED_FIELDS = [
+	'soundId',
+	'title',
+	'creditsCharged',
+	'authorName',
+	'postCount',
+	'query',
+	'platform',
+	'audioUrl',
+	'durationSeconds',
+	'fetchedAt',
+];
+
+/** What an AI tool sends its model by default: the smallest answer that still names each sound. */
+export const TOOL_OUTPUT_DEFAULT = 'simplified';
 
 /** Every field a flat sound item has, for the tool's Selected Fields (soundId is always sent). */
 const SOUND_FIELDS: Array<[string, string]> = [

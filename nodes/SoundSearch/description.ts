@@ -1,7 +1,46 @@
-import type { INodeProperties } from 'n8n-workflow';
-import { limitField } from '../../shared/limitField';
-import { maxCreditsOption, simplifyField, toolOutputFields } from '../../shared/outputFields';
-import { PLATFORM_PRICES, platformOptions } from '../../shared/platforms';
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import {
+	limitField,
+	maxCreditsOption,
+	PLATFORM_PRICES,
+	platformOptions,
+	simplifyField,
+	toolOutputFields,
+} from '../shared/description';
+
+// The Sound Search node's parameters. Descriptions only: the node file hands in the routing.
+
+const showForSound = { resource: ['sound'] };
+
+export const resourceField: INodeProperties = {
+	displayName: 'Resource',
+	name: 'resource',
+	type: 'options',
+	noDataExpression: true,
+	options: [{ name: 'Sound', value: 'sound' }],
+	default: 'sound',
+};
+
+/** The Operation parameter; `routing` is how n8n's routing node runs Search (the node file's). */
+export function operationField(routing: INodePropertyOptions['routing']): INodeProperties {
+	return {
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: showForSound },
+		options: [
+			{
+				name: 'Search',
+				value: 'search',
+				action: 'Search sounds by keyword',
+				description: 'Search public sounds (audio tracks) by keyword on one platform',
+				routing,
+			},
+		],
+		default: 'search',
+	};
+}
 
 const showForSearch = { resource: ['sound'], operation: ['search'] };
 // Version 2 follows n8n's output conventions (Simplify, the tool's Output); version 1 keeps the

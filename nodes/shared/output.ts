@@ -1,41 +1,9 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
-import type { SearchInput } from './searchInput';
-import type { SearchPage } from './searchPage';
+import { SIMPLIFIED_FIELDS } from './description';
+import type { SearchInput } from './input';
+import type { SearchPage } from './transport';
 
-/**
- * How a sound becomes an item:
- * - raw: the service's fields unchanged, plus creditsCharged and page;
- * - flat: every field, media objects as URL strings, plus platform and query (version 1's
- *   "Simplify Output", kept for saved workflows; the trigger's Simplify picks from it);
- * - simplified: n8n's Simplify, the SIMPLIFIED_FIELDS below;
- * - selected: soundId and the fields an AI tool's user picked (tool Output "Selected Fields").
- */
-export type SoundOutput =
-	| { mode: 'raw' }
-	| { mode: 'flat' }
-	| { mode: 'simplified' }
-	| { mode: 'selected'; fields: string[] };
-
-/**
- * At most 10 fields, most used first: what a sound is (id, title), what it cost (third, so the
- * output panel's table shows it as it opens), who made it and how popular it is, which search
- * found it (one sheet collects many keywords and both platforms), then where to listen, how long
- * it is and when it was read. Left
- * out: the cover (a signed, expiring URL), cache flags (a cached answer shows creditsCharged 0),
- * the page number.
- */
-export const SIMPLIFIED_FIELDS = [
-	'soundId',
-	'title',
-	'creditsCharged',
-	'authorName',
-	'postCount',
-	'query',
-	'platform',
-	'audioUrl',
-	'durationSeconds',
-	'fetchedAt',
-];
+// Sounds as workflow items, and the wording of counts in notices.
 
 /** Media fields the service nests as objects; flat output turns each into one URL string. */
 const MEDIA_FIELDS: Record<string, string> = { url: 'audioUrl', coverUrl: 'coverImageUrl' };
@@ -92,3 +60,6 @@ function firstLocation(media: unknown): string | null {
 	if (Array.isArray(urlList) && typeof urlList[0] === 'string') return urlList[0];
 	return typeof uri === 'string' ? uri : null;
 }
+
+/** A number with its noun ("1 credit", "2 credits"), for notices and hints. */
+export const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;

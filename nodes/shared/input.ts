@@ -1,16 +1,29 @@
-import { NodeOperationError, type IDataObject, type INodeProperties } from 'n8n-workflow';
-import { soundSearchFields } from '../resources/sound/search';
-import type { ErrorContext } from './failure';
-import { SELECTABLE_FIELDS, TOOL_OUTPUT_DEFAULT } from './outputFields';
-import { isPlatform, type Platform } from './platforms';
-import type { SoundOutput } from './soundItems';
+import type { IDataObject, IHttpRequestOptions, INode, INodeProperties } from 'n8n-workflow';
+import { soundSearchFields } from '../SoundSearch/description';
+import { PLATFORMS, SELECTABLE_FIELDS, TOOL_OUTPUT_DEFAULT, type Platform } from './description';
+import { invalid, invalidProxy, type ErrorContext } from './errors';
 
-/** What reading a node's input needs: its parameters, and where an error points. */
-export type InputContext = ErrorContext & {
-	getNodeParameter(name: string, fallback?: unknown): unknown;
-};
+// Reading and checking what a node was asked, before any (paid) call: from plain values only. The
+// nodes hand over each item's parameters as a function, so nothing here sees an n8n context.
 
-/** What one input item asks for, checked before any (paid) request is made. */
+/** One item's parameters, as the node's context resolves them for that item. */
+export type Parameters = (name: string, fallback?: unknown) => unknown;
+
+/**
+ * How a sound becomes an item:
+ * - raw: the service's fields unchanged, plus creditsCharged and page;
+ * - flat: every field, media objects as URL strings, plus platform and query (version 1's
+ *   "Simplify Output", kept for saved workflows; the trigger's Simplify picks from it);
+ * - simplified: n8n's Simplify, SIMPLIFIED_FIELDS;
+ * - selected: soundId and the fields an AI tool's user picked (tool Output "Selected Fields").
+ */
+export type SoundOutput =
+	| { mode: 'raw' }
+	| { mode: 'flat' }
+	| { mode: 'simplified' }
+	| { mode: 'selected'; fields: string[] };
+
+/** What one search asks for (one input item, or one keyword of a poll), checked. */
 export interface SearchInput {
 	platform: Platform;
 	query: string;
@@ -18,7 +31,6 @@ export interface SearchInput {
 	limit: number;
 	pageSize: number;
 	startCursor?: string;
-	/** How each sound becomes an item (Simplify, the tool's Output, version 1's Simplify Output). */
 	output: SoundOutput;
 	/** Run-wide: credits the run may spend; Infinity when Max Credits is left out. */
 	maxCredits: number;
@@ -29,25 +41,26 @@ export interface SearchInput {
 	timeoutMs: number;
 	/** Run-wide (taken from the first item that searches): most calls in flight at once. */
 	maxInFlight: number;
-	/** Run-wide: seconds the run may spend waiting on rate limits (429) in all. */
+	/** Run-wide: seconds the run may wait on rate limits without progress. */
 	rateLimitWait: number;
 }
 
 const MAX_CURSOR_LENGTH = 2048;
 
-export function readSearchInput(ctx: InputContext): SearchInput {
-	const options = ctx.getNodeParameter('options', {}) as IDataObject;
-	const returnAll = ctx.getNodeParameter('returnAll') === true;
-	const option = (name: string) => readWholeNumber(ctx, numberField(name), options[name]);
+/** One input item of Sound → Search. */
+export function readSearchInput(parameter: Parameters, at: ErrorContext): SearchInput {
+	const options = parameter('options', {}) as IDataObject;
+	const returnAll = parameter('returnAll') === true;
+	const option = (name: string) => readWholeNumber(at, numberField(name), options[name]);
 	return {
-		platform: readPlatform(ctx),
-		query: checkQuery(ctx, ctx.getNodeParameter('query'), 'Query'),
+		platform: readPlatform(at, parameter('platform')),
+		query: checkQuery(at, parameter('query'), 'Query'),
 		limit: returnAll
 			? Infinity
-			: readWholeNumber(ctx, numberField('limit'), ctx.getNodeParameter('limit', null)),
+			: readWholeNumber(at, numberField('limit'), parameter('limit', null)),
 		pageSize: option('pageSize'),
-		startCursor: readStartCursor(ctx, options.startCursor),
-		output: readSoundOutput(ctx, options),
+		startCursor: readStartCursor(at, options.startCursor),
+		output: readSoundOutput(parameter, at, options),
 		maxCredits: options.maxCredits === undefined ? Infinity : option('maxCredits'),
 		maxPages: option('maxPages'),
 		maxRetries: option('maxRetries'),
@@ -61,19 +74,23 @@ export function readSearchInput(ctx: InputContext): SearchInput {
  * Version 1: the "Simplify Output" option (flat). Version 2: Simplify, or as an AI tool (n8n names
  * a tool's type after the node's, with "Tool" at the end) the Output parameter.
  */
-function readSoundOutput(ctx: InputContext, options: IDataObject): SoundOutput {
-	const { type, typeVersion } = ctx.getNode();
+function readSoundOutput(
+	parameter: Parameters,
+	at: ErrorContext,
+	options: IDataObject,
+): SoundOutput {
+	const { type, typeVersion } = at.node;
 	if (typeVersion < 2) return { mode: options.simplify === true ? 'flat' : 'raw' };
 	if (!type.endsWith('Tool'))
-		return { mode: ctx.getNodeParameter('simplify') === false ? 'raw' : 'simplified' };
-	const output = ctx.getNodeParameter('output', TOOL_OUTPUT_DEFAULT);
+		return { mode: parameter('simplify') === false ? 'raw' : 'simplified' };
+	const output = parameter('output', TOOL_OUTPUT_DEFAULT);
 	if (output === 'raw' || output === 'simplified') return { mode: output };
-	const fields = ctx.getNodeParameter('fields', []);
+	const fields = parameter('fields', []);
 	const known =
 		Array.isArray(fields) && fields.every((f) => f === 'soundId' || SELECTABLE_FIELDS.includes(f));
 	if (output === 'selected' && known) return { mode: 'selected', fields: fields as string[] };
 	throw invalid(
-		ctx,
+		at,
 		`The "Output" parameter is not a known choice: ${JSON.stringify([output, fields])}`,
 		`Choose Raw, Simplified, or Selected Fields with fields among ${SELECTABLE_FIELDS.join(', ')}.`,
 	);
@@ -93,41 +110,34 @@ export function fieldNamed(fields: INodeProperties[], name: string): INodeProper
  * as https://api.vendor.example/sound-search); the node appends /v1/... to it. Returned without
  * trailing slashes. A query, fragment or user info would be sent along with the key: refused.
  */
-export function checkBaseUrl(ctx: ErrorContext, baseUrl: unknown): string {
+export function checkBaseUrl(at: ErrorContext, baseUrl: unknown): string {
 	const text = String(baseUrl);
 	const url = URL.canParse(text) ? new URL(text) : undefined;
 	const web = url && ['http:', 'https:'].includes(url.protocol);
 	if (web && !/[?#]/.test(text) && !url.username && !url.password)
 		return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 	throw invalid(
-		ctx,
+		at,
 		`The "Base URL" of the Sound Search API credential is not an http(s) address without query, fragment or user info: ${JSON.stringify(text.slice(0, 80))}`,
 		'Set it to the service address, like https://sound-search.example.com, http://127.0.0.1:4010 or https://api.vendor.example/sound-search (the node adds /v1/... to it), without a query, fragment or user info.',
 	);
 }
-export function invalid(ctx: ErrorContext, message: string, description: string) {
-	const itemIndex = ctx.getItemIndex();
-	return new NodeOperationError(ctx.getNode(), `${message} [item ${itemIndex}]`, {
-		itemIndex,
-		description: `${description} No request was sent and no credits were spent.`,
-	});
-}
 
-export function readPlatform(ctx: InputContext): Platform {
-	const platform = ctx.getNodeParameter('platform');
-	if (isPlatform(platform)) return platform;
+export function readPlatform(at: ErrorContext, platform: unknown): Platform {
+	if (typeof platform === 'string' && Object.prototype.hasOwnProperty.call(PLATFORMS, platform))
+		return platform as Platform;
 	throw invalid(
-		ctx,
+		at,
 		`The "Platform" parameter is not a known platform: ${JSON.stringify(platform)}`,
 		'Use "shortvideo" or "photosocial".',
 	);
 }
 
 /** A keyword, trimmed; `field` names the parameter it came from in errors. */
-export function checkQuery(ctx: ErrorContext, query: unknown, field: string): string {
+export function checkQuery(at: ErrorContext, query: unknown, field: string): string {
 	if (typeof query !== 'string') {
 		throw invalid(
-			ctx,
+			at,
 			`The "${field}" parameter must be text, but its expression gave ${describe(query)}`,
 			'Make the expression return a keyword string, e.g. {{ String($json.keyword) }}.',
 		);
@@ -135,7 +145,7 @@ export function checkQuery(ctx: ErrorContext, query: unknown, field: string): st
 	const trimmed = query.trim();
 	if (trimmed === '') {
 		throw invalid(
-			ctx,
+			at,
 			`The "${field}" parameter is empty`,
 			'Enter a keyword to search for, or check that the expression or spreadsheet column it reads has a value for this item.',
 		);
@@ -144,7 +154,7 @@ export function checkQuery(ctx: ErrorContext, query: unknown, field: string): st
 }
 
 /** Checks a number against its description's range; an unset option takes its default. */
-export function readWholeNumber(ctx: ErrorContext, field: INodeProperties, raw: unknown): number {
+export function readWholeNumber(at: ErrorContext, field: INodeProperties, raw: unknown): number {
 	const value = raw ?? field.default;
 	const { minValue: min, maxValue: max } = field.typeOptions as {
 		minValue: number;
@@ -154,7 +164,7 @@ export function readWholeNumber(ctx: ErrorContext, field: INodeProperties, raw: 
 		return value;
 	const name = field.displayName;
 	throw invalid(
-		ctx,
+		at,
 		`The "${name}" parameter must be a whole number from ${min} to ${max}, but it is ${describe(value)}`,
 		name === 'Limit'
 			? 'Set a limit of at least 1, or turn on Return All.'
@@ -162,7 +172,7 @@ export function readWholeNumber(ctx: ErrorContext, field: INodeProperties, raw: 
 	);
 }
 
-function readStartCursor(ctx: ErrorContext, value: unknown): string | undefined {
+function readStartCursor(at: ErrorContext, value: unknown): string | undefined {
 	if (value === undefined || value === null) return undefined;
 	const cursor = typeof value === 'string' ? value.trim() : value;
 	if (cursor === '') return undefined;
@@ -176,7 +186,7 @@ function readStartCursor(ctx: ErrorContext, value: unknown): string | undefined 
 		return cursor;
 	}
 	throw invalid(
-		ctx,
+		at,
 		'The "Start Cursor" option is not a valid cursor',
 		'Use the nextCursor value of an earlier page exactly as the service returned it, or clear the option to start from the first page.',
 	);
@@ -187,4 +197,44 @@ function describe(value: unknown): string {
 	if (value === null || value === undefined) return 'empty';
 	if (typeof value === 'object') return Array.isArray(value) ? 'a list' : 'an object';
 	return `${typeof value} ${String(value)}`;
+}
+
+/**
+ * n8n adds a "Request Options" setting to every declarative node; its routing node applies the
+ * proxy and "Ignore SSL Issues" to each request, and spaces out the items of later batches
+ * (Batching). The node applies them the same way. Its Timeout is not used: the node's own Timeout
+ * option rules (set on each call).
+ */
+export interface RequestSettings {
+	http: Partial<IHttpRequestOptions>;
+	batch?: { size: number; intervalMs: number };
+}
+
+export function readRequestOptions(node: INode, options: IDataObject): RequestSettings {
+	const { proxy, allowUnauthorizedCerts, batching } = options;
+	const http: Partial<IHttpRequestOptions> = {};
+	if (typeof proxy === 'string' && proxy !== '') http.proxy = proxyOf(node, proxy);
+	if (allowUnauthorizedCerts === true) http.skipSslCertificateValidation = true;
+	const batch = (batching as { batch?: { batchSize?: number; batchInterval?: number } })?.batch;
+	const size = typeof batch?.batchSize === 'number' && batch.batchSize > 0 ? batch.batchSize : 1;
+	const intervalMs = typeof batch?.batchInterval === 'number' ? batch.batchInterval : 0;
+	return { http, ...(intervalMs > 0 && { batch: { size, intervalMs } }) };
+}
+
+function proxyOf(node: INode, value: string): IHttpRequestOptions['proxy'] {
+	let url: URL;
+	try {
+		url = new URL(value);
+	} catch {
+		throw invalidProxy(node, value);
+	}
+	const auth = url.username
+		? { username: decodeURIComponent(url.username), password: decodeURIComponent(url.password) }
+		: undefined;
+	return {
+		host: url.hostname,
+		port: Number(url.port || (url.protocol === 'https:' ? 443 : 80)),
+		protocol: url.protocol.replace(/:$/, ''),
+		...(auth && { auth }),
+	};
 }

@@ -1,0 +1,239 @@
+import { sleep, type ExecutionBaseError } from 'n8n-workflow';
+import { PLATFORMS } from './description';
+import {
+	RunStopped,
+	asNodeError,
+	budgetReached,
+	readCreditsCharged,
+	sharedSearchFailed,
+	type CreditBudgetReached,
+	type ErrorContext,
+	type Progress,
+} from './errors';
+import type { SearchInput } from './input';
+import { fetchPages } from './pages';
+import { CallScheduler } from './scheduler';
+import type { SearchAnswer, SearchPage, SendPage } from './transport';
+
+// One run of the action node, or one poll of the trigger: every search of it shares one
+// scheduler, one credit budget and the searches already made. A plain object of the run, made
+// by the node for that run and gone with it.
+
+export interface RunSettings {
+	/** Most calls in flight at once (the first searching item's Max Calls in Flight). */
+	maxInFlight: number;
+	/** Seconds the run may wait on rate limits without any call going through. */
+	rateLimitWait: number;
+	/** Credits the run may spend; Infinity for no cap. */
+	maxCredits: number;
+	/** What the budget covers, for its error. */
+	per: 'run' | 'poll';
+	/** Whether the first failure stops the run's new calls (off with Continue On Fail). */
+	stopOnFailure: boolean;
+	/** How many searches the run has (input items, keywords), for progress in errors. */
+	total: number;
+	/** The credential's Base URL, checked. */
+	baseUrl: string;
+	send: SendPage;
+	/** The execution's cancel signal: no new call starts once it fires. */
+	cancelSignal?: AbortSignal;
+}
+
+/** How one search ended: its pages, its error, or stood down because the run stopped. */
+export type SearchOutcome =
+	| { pages: SearchPage[]; reused: boolean }
+	| { error: ExecutionBaseError }
+	| { stopped: true };
+
+export class SearchRun {
+	readonly budget: CreditBudget;
+
+	/** Searches that repeated an earlier one of the run (made once). */
+	repeats = 0;
+
+	private readonly scheduler: CallScheduler;
+
+	/** Searches in flight or done, by what they ask for: identical ones are made once. */
+	private readonly searches = new Map<string, Promise<SearchPage[]>>();
+
+	private finished = 0;
+
+	/** The search whose failure stopped the run: its error is the one the run fails with. */
+	private stoppedBy: number | undefined;
+
+	constructor(private readonly settings: RunSettings) {
+		const { maxInFlight, rateLimitWait, cancelSignal } = settings;
+		this.scheduler = new CallScheduler({
+			maxInFlight,
+			rateLimitWaitMs: rateLimitWait * 1000,
+			cancelSignal,
+		});
+		this.budget = new CreditBudget(settings.maxCredits, this.scheduler, settings.per);
+	}
+
+	/** One search: its pages, or what stopped it. Never throws. */
+	async search(input: SearchInput, at: ErrorContext): Promise<SearchOutcome> {
+		try {
+			const key = searchKey(input);
+			const made = this.searches.get(key);
+			if (made) this.repeats += 1;
+			const pending = made ?? fetchPages(this.searchOf(input, at));
+			this.searches.set(key, pending);
+			const pages = await pending.catch((error: ExecutionBaseError) => {
+				throw made ? sharedSearchFailed(at, error) : error;
+			});
+			this.finished += 1;
+			return { pages, reused: made !== undefined };
+		} catch (error) {
+			// Another search's failure (or a cancel) stopped the run: its error is the one to show.
+			if (this.wasStopped(at, error)) return { stopped: true };
+			this.fail(at);
+			return { error: asNodeError(at, error) };
+		}
+	}
+
+	private searchOf(input: SearchInput, at: ErrorContext) {
+		const { baseUrl, send } = this.settings;
+		const price = PLATFORMS[input.platform].creditsPerCall;
+		const progress = () => this.progress();
+		return {
+			at,
+			input,
+			scheduler: this.scheduler,
+			baseUrl,
+			send: async (request: Parameters<SendPage>[0]) =>
+				await this.budget.send(
+					price,
+					async () => await send(request, at),
+					() => budgetReached(at, this.budget.spent(), progress()),
+				),
+			onFailure: () => this.fail(at),
+			progress,
+		};
+	}
+
+	progress(): Progress {
+		return { finished: this.finished, total: this.settings.total };
+	}
+
+	/** A failed search stops the run's new calls (calls in flight finish): no credit is spent on
+	 * sounds the failed run would throw away. */
+	private fail(at: ErrorContext) {
+		if (!this.settings.stopOnFailure || this.stoppedBy !== undefined) return;
+		this.stoppedBy = at.itemIndex;
+		this.scheduler.stop(new RunStopped('Another search failed'));
+	}
+
+	private wasStopped(at: ErrorContext, error: unknown): boolean {
+		if (error instanceof RunStopped) return true;
+		return this.scheduler.isStopped && this.stoppedBy !== at.itemIndex;
+	}
+}
+
+/** Everything that decides which calls a search makes; output shape and run-wide settings don't. */
+function searchKey(input: SearchInput) {
+	const runWide = { maxInFlight: null, rateLimitWait: null, maxCredits: null };
+	return JSON.stringify({ ...input, output: null, ...runWide });
+}
+
+/** What a run (or a poll) has spent and done so far. */
+export interface CreditTally {
+	/** Calls that got an answer or failed, whatever they cost. */
+	calls: number;
+	/** Credits charged (X-Credits-Charged); a call without that header counts at its price. */
+	credits: number;
+	/** Calls the service answered for 0 credits (a repeat it had cached, a refusal). */
+	freeCalls: number;
+	/** Pages the service answered from its cache (0 credits). */
+	cachedPages: number;
+}
+
+/**
+ * Max Credits of one run of the action node, or of one poll of the trigger. A call starts only if
+ * the credits spent, plus the price of every call still in flight, plus its own price fit in the
+ * budget; a call in flight counts at its platform's price until its X-Credits-Charged says what
+ * it cost (0 for a cached answer frees the rest). A call that does not fit waits while calls are
+ * in flight (they may turn out free) and gives up once none is.
+ */
+export class CreditBudget {
+	readonly tally: CreditTally = { calls: 0, credits: 0, freeCalls: 0, cachedPages: 0 };
+
+	private reserved = 0;
+
+	private readonly waiting = new Set<() => void>();
+
+	constructor(
+		readonly maxCredits: number,
+		private readonly scheduler: Pick<CallScheduler, 'isStopped'>,
+		readonly per: 'run' | 'poll',
+	) {}
+
+	/** Wraps one call: it starts once its price fits; its answer's charge is counted. */
+	async send(
+		price: number,
+		call: () => Promise<SearchAnswer>,
+		refuse: () => CreditBudgetReached,
+	): Promise<SearchAnswer> {
+		await this.reserve(price, refuse);
+		const answer = call();
+		// Settled before the caller goes on; a failed call keeps its error for the caller.
+		void answer.then(
+			(page) => {
+				if ('page' in page && page.page.creditsCharged === 0) this.tally.cachedPages += 1;
+				this.settle(price, chargeOf(page) ?? price);
+			},
+			(error: unknown) => this.settle(price, chargeOfError(error) ?? price),
+		);
+		return await answer;
+	}
+
+	spent() {
+		const { per, maxCredits } = this;
+		return { per, maxCredits, ...this.tally };
+	}
+
+	private async reserve(price: number, refuse: () => CreditBudgetReached) {
+		for (;;) {
+			// A run stopped by another item's failure, or cancelled, starts no new paid call.
+			if (this.scheduler.isStopped) throw new RunStopped('The run was stopped');
+			if (this.fits(price)) {
+				this.reserved += price;
+				return;
+			}
+			if (this.reserved > 0) {
+				await new Promise<void>((wake) => this.waiting.add(wake));
+				continue;
+			}
+			// Lets the searches whose last call just settled count as finished in the error.
+			await sleep(0);
+			// Only raised once no call is in flight: the tally is what the run spent.
+			if (this.reserved === 0 && !this.fits(price)) throw refuse();
+		}
+	}
+
+	private fits(price: number) {
+		return this.tally.credits + this.reserved + price <= this.maxCredits;
+	}
+
+	private settle(price: number, charged: number) {
+		this.reserved -= price;
+		this.tally.calls += 1;
+		this.tally.credits += charged;
+		if (charged === 0) this.tally.freeCalls += 1;
+		const waiting = [...this.waiting];
+		this.waiting.clear();
+		for (const wake of waiting) wake();
+	}
+}
+
+/** What an answer says it cost; null when it does not say (then the full price counts). */
+function chargeOf(answer: SearchAnswer): number | null {
+	return 'page' in answer ? answer.page.creditsCharged : readCreditsCharged(answer.failed.headers);
+}
+
+/** An answer that was not a page (available: false, a wrong shape) carries its charge. */
+function chargeOfError(error: unknown): number | null {
+	const charged = (error as { errorResponse?: { creditsCharged?: unknown } }).errorResponse
+		?.creditsCharged;
+	return typeof charged === 'number' ? charged : null;
+}
