@@ -50,6 +50,16 @@ function outputModes(scenario, measured) {
 		]);
 	});
 
+	test("n8n runs the tool as the node's custom operation: the run's cost hint is on the tool's run", async () => {
+		// Only the custom operation runs in a context that can add hints (the routing path's cannot):
+		// what docs/n8n-internals.md read in n8n's code for AI Agent 3, seen at run time.
+		const { run } = await agentRun(scenario, {});
+
+		expect(run.runData['Sound Search'][0].hints).toEqual([
+			expect.objectContaining({ message: expect.stringMatching(/^This run cost 1 credit: 1 call/) }),
+		]);
+	});
+
 	test('with Selected Fields, the tool result holds the sound ID and exactly the selected fields', async () => {
 		const { run, sounds, bytes } = await agentRun(scenario, {
 			output: 'selected',
