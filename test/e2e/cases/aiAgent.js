@@ -56,7 +56,9 @@ function outputModes(scenario, measured) {
 		const { run } = await agentRun(scenario, {});
 
 		expect(run.runData['Sound Search'][0].hints).toEqual([
-			expect.objectContaining({ message: expect.stringMatching(/^This run cost 1 credit: 1 call/) }),
+			expect.objectContaining({
+				message: expect.stringMatching(/^This run cost 1 credit: 1 call/),
+			}),
 		]);
 	});
 
