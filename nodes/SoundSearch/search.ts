@@ -31,26 +31,16 @@ import { searchSender, type SendPage } from '../shared/transport';
  * cost as an execution hint.
  */
 export async function searchSounds(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	const node = this.getNode();
-	const request = readRequestOptions(
-		node,
-		this.getNodeParameter('requestOptions', 0, {}) as IDataObject,
-	);
-	const cancelSignal = this.getExecutionCancelSignal();
-	const { items, run } = await searchItems({
-		node,
-		items: this.getInputData().map((_, itemIndex) => ({
-			itemIndex,
-			parameter: (name, fallback) => this.getNodeParameter(name, itemIndex, fallback),
-		})),
-		baseUrl: (await this.getCredentials('soundSearchApi', 0)).baseUrl,
-		request,
-		send: searchSender(this, { ...request.http, abortSignal: cancelSignal }),
-		continueOnFail: this.continueOnFail(),
-		cancelSignal,
-	});
+	const items = this.getInputData().map((_, itemIndex) => ({
+		itemIndex,
+		parameter: (name: string, fallback?: unknown) =>
+			this.getNodeParameter(name, itemIndex, fallback),
+	}));
+	const { baseUrl } = await this.getCredentials('soundSearchApi', 0);
+	const requestOptions = this.getNodeParameter('requestOptions', 0, {}) as IDataObject;
+	const { items: sounds, run } = await searchFrom(this, items, baseUrl, requestOptions);
 	this.addExecutionHints(costHint(run));
-	return [items];
+	return [sounds];
 }
 
 /**
@@ -60,27 +50,28 @@ export async function searchSounds(this: IExecuteFunctions): Promise<INodeExecut
 export async function searchAsTool(
 	this: IExecutePaginationFunctions,
 ): Promise<INodeExecutionData[]> {
-	const node = this.getNode();
-	const request = readRequestOptions(
-		node,
-		this.getNodeParameter('requestOptions', {}) as IDataObject,
-	);
-	const cancelSignal = this.getExecutionCancelSignal();
-	const { items } = await searchItems({
-		node,
-		items: [
-			{
-				itemIndex: this.getItemIndex(),
-				parameter: (name, fallback) => this.getNodeParameter(name, fallback),
-			},
-		],
-		baseUrl: (await this.getCredentials('soundSearchApi')).baseUrl,
-		request,
-		send: searchSender(this, { ...request.http, abortSignal: cancelSignal }),
-		continueOnFail: this.continueOnFail(),
-		cancelSignal,
-	});
-	return items;
+	const item = {
+		itemIndex: this.getItemIndex(),
+		parameter: (name: string, fallback?: unknown) => this.getNodeParameter(name, fallback),
+	};
+	const { baseUrl } = await this.getCredentials('soundSearchApi');
+	const requestOptions = this.getNodeParameter('requestOptions', {}) as IDataObject;
+	return (await searchFrom(this, [item], baseUrl, requestOptions)).items;
+}
+
+/** What both entries read of their n8n context besides the items: plain values from here on. */
+async function searchFrom(
+	ctx: IExecuteFunctions | IExecutePaginationFunctions,
+	items: ItemsToSearch['items'],
+	baseUrl: unknown,
+	requestOptions: IDataObject,
+) {
+	const node = ctx.getNode();
+	const request = readRequestOptions(node, requestOptions);
+	const cancelSignal = ctx.getExecutionCancelSignal();
+	const send = searchSender(ctx, { ...request.http, abortSignal: cancelSignal });
+	const continueOnFail = ctx.continueOnFail();
+	return await searchItems({ node, items, baseUrl, request, send, continueOnFail, cancelSignal });
 }
 
 /** What a search run needs of n8n, read at the edge. */
@@ -96,10 +87,11 @@ interface ItemsToSearch {
 }
 
 /** One input item, read and checked, or why it cannot search. */
-type ReadItem = { at: ErrorContext } & (
-	| { input: SearchInput; baseUrl: string }
-	| { error: ExecutionBaseError }
-);
+type ReadItem = SearchingItem | BadItem;
+type SearchingItem = { at: ErrorContext; input: SearchInput; baseUrl: string };
+type BadItem = { at: ErrorContext; error: ExecutionBaseError };
+const isBad = (item: ReadItem): item is BadItem => 'error' in item;
+const isSearching = (item: ReadItem): item is SearchingItem => 'input' in item;
 
 /**
  * Reads and checks every item first, in a plain loop that ends before the first call, so a bad
@@ -111,12 +103,11 @@ async function searchItems(
 ): Promise<{ items: INodeExecutionData[]; run?: SearchRun }> {
 	const { node, continueOnFail } = edge;
 	const read = edge.items.map(({ itemIndex, parameter }) => readItem(edge, itemIndex, parameter));
-	const bad = read.find((item) => 'error' in item);
-	if (bad && 'error' in bad && !continueOnFail) throw bad.error;
-	const searching = read.find((item) => 'input' in item);
-	if (!searching || !('input' in searching)) {
-		return { items: read.flatMap((item) => ('error' in item ? itemsOf(node, item, item) : [])) };
-	}
+	const bad = read.find(isBad);
+	if (bad && !continueOnFail) throw bad.error;
+	const searching = read.find(isSearching);
+	if (!searching)
+		return { items: read.filter(isBad).map((item) => failedItem(node, item, item.error)) };
 	const { maxInFlight, rateLimitWait, maxCredits } = searching.input;
 	const run = new SearchRun({
 		...{ maxInFlight, rateLimitWait, maxCredits, per: 'run', total: read.length },
@@ -128,7 +119,7 @@ async function searchItems(
 	for (const [index, item] of read.entries()) {
 		// Request Options → Batching spaces items out as n8n's routing node does.
 		if (batch && index > 0 && index % batch.size === 0) await sleep(batch.intervalMs);
-		outcomes.push('input' in item ? run.search(item.input, item.at) : Promise.resolve(item));
+		outcomes.push(isSearching(item) ? run.search(item.input, item.at) : Promise.resolve(item));
 	}
 	const ended = await Promise.all(outcomes);
 	const failed = ended.find((outcome) => 'error' in outcome);
@@ -148,9 +139,8 @@ function readItem(edge: ItemsToSearch, itemIndex: number, parameter: Parameters)
 
 /** The items one search yields: its sounds up to Limit, or its error item. */
 function itemsOf(node: INode, item: ReadItem, outcome: SearchOutcome): INodeExecutionData[] {
-	if ('stopped' in outcome) return [];
 	if ('error' in outcome) return [failedItem(node, item, outcome.error)];
-	if (!('input' in item)) return [];
+	if ('stopped' in outcome || isBad(item)) return [];
 	const { input, at } = item;
 	const sounds = outcome.pages.flatMap((page, index) =>
 		toSoundItems(page, index + 1, input, at.itemIndex, outcome.reused),
@@ -165,7 +155,7 @@ function itemsOf(node: INode, item: ReadItem, outcome: SearchOutcome): INodeExec
  */
 function failedItem(node: INode, item: ReadItem, error: ExecutionBaseError): INodeExecutionData {
 	const failed = errorItem(item.at.itemIndex, error);
-	if (!(error instanceof CreditBudgetReached) || !('input' in item)) return failed;
+	if (!(error instanceof CreditBudgetReached) || !isSearching(item)) return failed;
 	if (node.onError === 'continueErrorOutput') return failed;
 	const { query, platform } = item.input;
 	return { ...failed, json: { ...failed.json, query, platform } };
