@@ -1,6 +1,7 @@
 import {
 	sleep,
 	type ExecutionBaseError,
+	type ICredentialDataDecryptedObject,
 	type IDataObject,
 	type IExecuteFunctions,
 	type IExecutePaginationFunctions,
@@ -19,7 +20,7 @@ import {
 } from '../shared/input';
 import { count, toSoundItems } from '../shared/output';
 import { SearchRun, type SearchOutcome } from '../shared/run';
-import { searchSender, type SendPage } from '../shared/transport';
+import { searchSender, serviceKeyOf, type SendPage } from '../shared/transport';
 
 // Sound → Search, as n8n runs it: the edge between n8n's contexts and the search run. It reads
 // what n8n holds (parameters, credential, settings) into plain values, runs the searches, and
@@ -36,9 +37,9 @@ export async function searchSounds(this: IExecuteFunctions): Promise<INodeExecut
 		parameter: (name: string, fallback?: unknown) =>
 			this.getNodeParameter(name, itemIndex, fallback),
 	}));
-	const { baseUrl } = await this.getCredentials('soundSearchApi', 0);
+	const credentials = await this.getCredentials('soundSearchApi', 0);
 	const requestOptions = this.getNodeParameter('requestOptions', 0, {}) as IDataObject;
-	const { items: sounds, run } = await searchFrom(this, items, baseUrl, requestOptions);
+	const { items: sounds, run } = await searchFrom(this, items, credentials, requestOptions);
 	this.addExecutionHints(costHint(run));
 	return [sounds];
 }
@@ -54,16 +55,16 @@ export async function searchAsTool(
 		itemIndex: this.getItemIndex(),
 		parameter: (name: string, fallback?: unknown) => this.getNodeParameter(name, fallback),
 	};
-	const { baseUrl } = await this.getCredentials('soundSearchApi');
+	const credentials = await this.getCredentials('soundSearchApi');
 	const requestOptions = this.getNodeParameter('requestOptions', {}) as IDataObject;
-	return (await searchFrom(this, [item], baseUrl, requestOptions)).items;
+	return (await searchFrom(this, [item], credentials, requestOptions)).items;
 }
 
 /** What both entries read of their n8n context besides the items: plain values from here on. */
 async function searchFrom(
 	ctx: IExecuteFunctions | IExecutePaginationFunctions,
 	items: ItemsToSearch['items'],
-	baseUrl: unknown,
+	credentials: ICredentialDataDecryptedObject,
 	requestOptions: IDataObject,
 ) {
 	const node = ctx.getNode();
@@ -71,7 +72,10 @@ async function searchFrom(
 	const cancelSignal = ctx.getExecutionCancelSignal();
 	const send = searchSender(ctx, { ...request.http, abortSignal: cancelSignal });
 	const continueOnFail = ctx.continueOnFail();
-	return await searchItems({ node, items, baseUrl, request, send, continueOnFail, cancelSignal });
+	const { baseUrl, apiKey } = credentials;
+	const serviceKey = (checked: string) => serviceKeyOf(checked, apiKey);
+	const edge = { node, items, baseUrl, serviceKey, request, send, continueOnFail, cancelSignal };
+	return await searchItems(edge);
 }
 
 /** What a search run needs of n8n, read at the edge. */
@@ -80,6 +84,8 @@ interface ItemsToSearch {
 	/** Every input item's parameters, in item order. */
 	items: Array<{ itemIndex: number; parameter: Parameters }>;
 	baseUrl: unknown;
+	/** The service's key in what runs learn, for the checked Base URL. */
+	serviceKey: (baseUrl: string) => string;
 	request: RequestSettings;
 	send: SendPage;
 	continueOnFail: boolean;
@@ -112,6 +118,7 @@ async function searchItems(
 	const run = new SearchRun({
 		...{ maxInFlight, rateLimitWait, maxCredits, per: 'run', total: read.length },
 		...{ stopOnFailure: !continueOnFail, baseUrl: searching.baseUrl, send: edge.send },
+		serviceKey: edge.serviceKey(searching.baseUrl),
 		cancelSignal: edge.cancelSignal,
 	});
 	const outcomes: Array<Promise<SearchOutcome>> = [];

@@ -1,7 +1,7 @@
 import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { checkBaseUrl, type SearchInput } from '../shared/input';
 import { SearchRun, type CreditTally } from '../shared/run';
-import { searchSender, type SearchPage } from '../shared/transport';
+import { searchSender, serviceKeyOf, type SearchPage } from '../shared/transport';
 import { readTriggerInput } from './triggerInput';
 import { simplifyTrendItem, trendItems } from './trendItems';
 import { TrendState } from './trendState';
@@ -40,7 +40,8 @@ export async function pollTrends(this: IPollFunctions): Promise<INodeExecutionDa
 	// nothing, so it does not search.
 	const testRising = manual && rules.event === 'risingSound';
 	if (testRising && !hadHistory) return [[manualNotice(false, rules.growthWindowHours, NO_COST)]];
-	const { pages, cost } = await searchAll(this, input.searches, baseUrl);
+	const service = { baseUrl, serviceKey: serviceKeyOf(baseUrl, credentials.apiKey) };
+	const { pages, cost } = await searchAll(this, input.searches, service);
 
 	const items = trendItems(state, input.searches, pages, rules, now);
 	if (testRising && items.length === 0) {
@@ -58,12 +59,12 @@ export async function pollTrends(this: IPollFunctions): Promise<INodeExecutionDa
 async function searchAll(
 	ctx: IPollFunctions,
 	searches: SearchInput[],
-	baseUrl: string,
+	service: { baseUrl: string; serviceKey: string },
 ): Promise<{ pages: SearchPage[][]; cost: CreditTally }> {
 	const { maxInFlight, rateLimitWait, maxCredits } = searches[0];
 	const run = new SearchRun({
 		...{ maxInFlight, rateLimitWait, maxCredits, per: 'poll', stopOnFailure: true },
-		...{ total: searches.length, baseUrl, send: searchSender(ctx, {}) },
+		...{ total: searches.length, ...service, send: searchSender(ctx, {}) },
 	});
 	const node = ctx.getNode();
 	const outcomes = await Promise.all(

@@ -85,9 +85,7 @@ async function fetchPage(
 		}
 		const step = nextStep(search, outcome, tries, inspect);
 		if ('fail' in step) search.onFailure();
-		release(
-			outcome instanceof Error || !('failed' in outcome) ? OK : failureVerdict(outcome.failed),
-		);
+		release(verdictOf(outcome));
 		if ('page' in step) return step.page;
 		if ('fail' in step) throw asNodeError(search.at, step.fail);
 		await search.scheduler.wait(
@@ -96,7 +94,13 @@ async function fetchPage(
 	}
 }
 
-const OK: CallVerdict = { kind: 'ok' };
+/** What an outcome tells the scheduler: an answer (and what its headers announce) or a failure. */
+function verdictOf(outcome: SearchAnswer | Error): CallVerdict {
+	if (outcome instanceof Error) return { kind: 'ok' };
+	if ('failed' in outcome) return failureVerdict(outcome.failed);
+	const { announced } = outcome.page;
+	return { kind: 'ok', ...(announced && { announced }) };
+}
 
 function nextStep(
 	search: Search,

@@ -12,12 +12,22 @@ import {
 } from './errors';
 import type { SearchInput } from './input';
 import { fetchPages } from './pages';
-import { CallScheduler } from './scheduler';
+import { CallScheduler, type Learned } from './scheduler';
 import type { SearchAnswer, SearchPage, SendPage } from './transport';
 
 // One run of the action node, or one poll of the trigger: every search of it shares one
 // scheduler, one credit budget and the searches already made. A plain object of the run, made
 // by the node for that run and gone with it.
+
+/**
+ * What runs learned of each service's limits, by service (serviceKey: Base URL and API key,
+ * hashed), in this n8n process: a later run starts at the pace an earlier one found, so a scheduled
+ * list pays first contact once. Gone with the process; each queue-mode worker learns for itself.
+ * A changed plan shows in the next run: a lower limit by its refusals, a higher one by its tries.
+ */
+const learnedByService = new Map<string, Learned>();
+/** Services remembered at most (the least recently searched is forgotten first). */
+const SERVICES_REMEMBERED = 100;
 
 export interface RunSettings {
 	/** Most calls in flight at once (the first searching item's Max Calls in Flight). */
@@ -34,6 +44,8 @@ export interface RunSettings {
 	total: number;
 	/** The credential's Base URL, checked. */
 	baseUrl: string;
+	/** The service, as its memory knows it: a hash of Base URL and API key, never the key. */
+	serviceKey: string;
 	send: SendPage;
 	/** The execution's cancel signal: no new call starts once it fires. */
 	cancelSignal?: AbortSignal;
@@ -67,6 +79,7 @@ export class SearchRun {
 			maxInFlight,
 			rateLimitWaitMs: rateLimitWait * 1000,
 			cancelSignal,
+			learned: learnedByService.get(settings.serviceKey),
 		});
 		this.budget = new CreditBudget(settings.maxCredits, this.scheduler, settings.per);
 	}
@@ -79,9 +92,11 @@ export class SearchRun {
 			if (made) this.repeats += 1;
 			const pending = made ?? fetchPages(this.searchOf(input, at));
 			this.searches.set(key, pending);
-			const pages = await pending.catch((error: ExecutionBaseError) => {
-				throw made ? sharedSearchFailed(at, error) : error;
-			});
+			const pages = await pending
+				.catch((error: ExecutionBaseError) => {
+					throw made ? sharedSearchFailed(at, error) : error;
+				})
+				.finally(() => this.remember());
 			this.finished += 1;
 			return { pages, reused: made !== undefined };
 		} catch (error) {
@@ -110,6 +125,17 @@ export class SearchRun {
 			onFailure: () => this.fail(at),
 			progress,
 		};
+	}
+
+	/** Keeps what the run has learned so far for the next run against the same service. */
+	private remember() {
+		const { serviceKey } = this.settings;
+		learnedByService.delete(serviceKey);
+		learnedByService.set(serviceKey, this.scheduler.learned());
+		for (const oldest of learnedByService.keys()) {
+			if (learnedByService.size <= SERVICES_REMEMBERED) break;
+			learnedByService.delete(oldest);
+		}
 	}
 
 	progress(): Progress {

@@ -2,24 +2,51 @@ import { sleep } from 'n8n-workflow';
 import { RunStopped } from './errors';
 
 // The pace of a run's calls: CallScheduler bounds the calls in flight and paces their starts, and
-// RateQuota (below) reads a quota per window from the service's refusals. Plain values only.
+// RateQuota (below) reads a quota per window from the service's refusals or its rate-limit
+// headers. Plain values only.
 
 /** What a finished call tells the scheduler about the service's capacity. */
 export type CallVerdict =
-	| { kind: 'ok' }
+	/** Answered; `announced`: what its rate-limit headers state, when it has any. */
+	| { kind: 'ok'; announced?: Announced }
 	| { kind: 'neutral' }
 	/** 429, or a connection refused or reset: the service is over its capacity or quota. */
 	| { kind: 'congested'; waitMs: number; hint?: QuotaHint };
 
 export type Release = (verdict: CallVerdict) => void;
 
+/** What a run learned of a service's limits: where the next run against it starts. */
+export interface Learned {
+	/** A limit on calls in flight the service showed, below the run's Max Calls in Flight. */
+	bound?: number;
+	/** A quota per window, confirmed by refusals or announced by the service. */
+	quota?: KnownQuota;
+	/** The quickest answer of any kind: a call in flight for longer has reached the service. */
+	arrivalMs?: number;
+}
+
+export interface KnownQuota {
+	limit: number;
+	windowMs: number;
+	/** Stated by the service's headers: never probed above. */
+	announced: boolean;
+	/** Windows of calls at the quota, without a refusal, before the run tries one call more. */
+	probeWindows: number;
+}
+
 export interface SchedulerSettings {
 	/** The most calls in flight at once, whatever the service seems to take. */
 	maxInFlight: number;
 	/** How long the run may wait on rate limits without a call going through (progress). */
 	rateLimitWaitMs: number;
-	/** Calls started at once before the service has answered any (default 4). */
+	/**
+	 * Calls started at once before the service has answered any: by default all the run has, up
+	 * to the bound (or what an earlier run learned); with it, the bound grows by one per two
+	 * successes from there until the first refusal.
+	 */
 	firstWave?: number;
+	/** What an earlier run learned of this service. */
+	learned?: Learned;
 	/** The execution's cancel signal. */
 	cancelSignal?: AbortSignal;
 }
@@ -28,19 +55,17 @@ export interface SchedulerSettings {
 // congestion doubles it, so probing a service's capacity costs few refused (free) calls.
 const FIRST_PROBE_AFTER = 8;
 const MAX_PROBE_AFTER = 1024;
-// A small first wave that grows by one call per two successes (half as much again each round
-// trip) reaches the user's bound within a few round trips, and overshoots a service's limit or
-// quota by about half of it, in refused (free) calls, once.
-const FIRST_WAVE = 4;
 const SLOW_START_STEP = 2;
 
 /**
  * One per node run, shared by every input item and every page: bounds the calls in flight and
- * paces their starts, adapting both to what the service says. The bound starts small and grows
- * each round trip up to the user's bound until the service first refuses a call; a refusal then
- * reads as a limit on calls in flight (the bound drops to what the service was serving, and
- * probes one call higher after a run of successes) or as a quota on calls per window
- * (RateQuota paces starts to it; the bound stays).
+ * paces their starts, adapting both to what the service says. A run starts every call it has at
+ * once, up to its bound (a refused call is free and takes one round trip; a slow start costs
+ * every run several), or at what an earlier run learned. A refusal then reads as a limit on calls
+ * in flight (the bound drops to what the service was serving, and probes one call higher after
+ * a run of successes) or as a quota on calls per window (RateQuota paces starts to it; the bound
+ * stays). While a refusal could be either, one call beyond the bound, once a quota's window
+ * would have turned, tells them apart.
  */
 export class CallScheduler {
 	private limit: number;
@@ -68,11 +93,16 @@ export class CallScheduler {
 	/** Calls started before this sequence number belong to a congestion already handled. */
 	private lastDecreaseSeq = -1;
 
-	/** Growing by one per two successes until the service first refuses a call. */
-	private slowStart = true;
+	/** Growing by one per two successes until the service first refuses a call (firstWave). */
+	private slowStart: boolean;
 
-	/** No wave of refusals lowered the bound yet. */
-	private noWaveYet = true;
+	/** The bound was lowered for a limit on calls in flight (what the next run starts at). */
+	private capped: boolean;
+
+	/** The call started beyond the bound to tell a quota from a limit on calls in flight, and when. */
+	private boundProbe: number | undefined;
+
+	private boundProbeAt = 0;
 
 	/** The bound before the last decrease, back when that decrease turns out to be a quota's. */
 	private limitBeforeDecrease: number;
@@ -88,8 +118,12 @@ export class CallScheduler {
 	private lastProgressAt = Date.now();
 
 	constructor(private readonly settings: SchedulerSettings) {
-		this.limit = Math.min(settings.maxInFlight, settings.firstWave ?? FIRST_WAVE);
-		this.limitBeforeDecrease = this.limit;
+		const { maxInFlight, firstWave, learned } = settings;
+		this.limit = Math.min(maxInFlight, firstWave ?? learned?.bound ?? maxInFlight);
+		this.limitBeforeDecrease = maxInFlight;
+		this.slowStart = firstWave !== undefined;
+		this.capped = learned?.bound !== undefined;
+		this.quota.recall(learned ?? {});
 		const cancel = () => this.stop(new RunStopped('The execution was cancelled'));
 		if (settings.cancelSignal?.aborted) cancel();
 		else {
@@ -152,6 +186,12 @@ export class CallScheduler {
 		return Date.now() + ms - this.lastProgressAt <= this.settings.rateLimitWaitMs;
 	}
 
+	/** What this run learned of the service, for the next run against it. */
+	learned(): Learned {
+		const bound = this.capped && this.limit < this.settings.maxInFlight ? this.limit : undefined;
+		return { ...(bound !== undefined && { bound }), ...this.quota.known() };
+	}
+
 	private async acquire(): Promise<number> {
 		if (this.stopped) throw this.stopped;
 		// Queued first, whatever the room: pump() starts calls in the order they came.
@@ -164,6 +204,7 @@ export class CallScheduler {
 	/** Marks a call as in flight at once, so a burst of releases cannot over-fill the limit. */
 	private take(): number {
 		const seq = this.nextSeq++;
+		if (this.inFlight.size >= this.limit) [this.boundProbe, this.boundProbeAt] = [seq, Date.now()];
 		this.inFlight.set(seq, this.inFlight.size);
 		this.quota.started(seq, Date.now());
 		return seq;
@@ -171,9 +212,28 @@ export class CallScheduler {
 
 	/** How long until another call may start: 0 now, Infinity when the bound is full. */
 	private roomInMs() {
-		if (this.inFlight.size >= this.limit) return Infinity;
 		const now = Date.now();
-		return Math.max(this.pausedUntil - now, this.quota.delayMs(now), 0);
+		const wait = Math.max(this.pausedUntil - now, this.quota.delayMs(now), 0);
+		if (this.inFlight.size < this.limit) return wait;
+		return Math.max(wait, this.boundProbeInMs(now));
+	}
+
+	/**
+	 * The bound is full. When a quota explains it as well (a candidate), one call beyond it, once
+	 * the quota's window has room again, tells them apart: a quota takes it, a limit on calls in
+	 * flight refuses it (one free call). While it is out: until its refusal would have come back.
+	 */
+	private boundProbeInMs(now: number) {
+		if (this.boundProbe !== undefined) return this.quota.refusedBy(this.boundProbeAt) - now;
+		if (this.inFlight.size > this.limit) return Infinity;
+		return this.quota.candidateRoomInMs(now);
+	}
+
+	/** The call beyond the bound was not refused when a refusal would have come: a quota's. */
+	private settleBoundProbe(now: number) {
+		if (this.boundProbe === undefined || now < this.quota.refusedBy(this.boundProbeAt)) return;
+		this.boundProbe = undefined;
+		if (this.quota.confirmCandidate()) this.quotaFound();
 	}
 
 	private hasRoom() {
@@ -186,8 +246,13 @@ export class CallScheduler {
 		// Anything but a 429 (a 5xx, a timeout, a reset) may have reached the service and count
 		// against a quota; a 429 is RateQuota's to read in shrink().
 		if (verdict.kind !== 'congested' || !verdict.hint) this.quota.answered(seq, Date.now());
+		const probedBound = seq === this.boundProbe;
+		if (probedBound) this.boundProbe = undefined;
 		if (verdict.kind === 'ok') {
 			this.lastProgressAt = Date.now();
+			if (verdict.announced) this.readAnnounced(verdict.announced);
+			// The call beyond the bound went through: the limit was a quota's all along.
+			if (probedBound && this.quota.confirmCandidate()) this.quotaFound();
 			this.grow();
 		}
 		if (verdict.kind === 'congested') {
@@ -197,8 +262,29 @@ export class CallScheduler {
 				if (other > seq) this.inFlight.set(other, count - 1);
 			}
 			this.shrink(seq, ahead, verdict);
+			// Refused beyond the bound while a quota's window had room: the bound is no quota's.
+			if (probedBound) this.quota.dropCandidate();
 		}
 		this.pump();
+	}
+
+	/**
+	 * What an answer's headers announce: a quota per window is paced to before any refusal; none
+	 * left (another client of the same key used it) holds the run off until the reset.
+	 */
+	private readAnnounced({ limit, windowMs, remaining, resetMs }: Announced) {
+		if (limit !== undefined && windowMs !== undefined && this.quota.announce(limit, windowMs))
+			this.quotaFound();
+		// With a window, the run paces its own calls; without one, none left means wait for the reset.
+		if (remaining === 0 && resetMs !== undefined && windowMs === undefined)
+			this.pausedUntil = Math.max(this.pausedUntil, Date.now() + resetMs);
+	}
+
+	/** A quota says nothing of calls at once: a decrease it was first taken for is undone. */
+	private quotaFound() {
+		this.limit = Math.max(this.limit, this.limitBeforeDecrease);
+		this.capped = false;
+		this.slowStart = false;
 	}
 
 	private grow() {
@@ -225,8 +311,7 @@ export class CallScheduler {
 		if (serving === 0) this.pausedUntil = Math.max(this.pausedUntil, Date.now() + waitMs);
 		// Only a 429 can be a quota's; a refused or reset connection is about calls at once.
 		const reading = hint && this.quota.refused(seq, hint, serving, this.nextSeq, Date.now());
-		// A quota says nothing of calls at once; the decrease it was first taken for is undone.
-		if (reading === 'quota found') this.limit = Math.max(this.limit, this.limitBeforeDecrease);
+		if (reading === 'quota found') this.quotaFound();
 		if (reading === 'quota' || reading === 'quota found') {
 			this.slowStart = false;
 			return;
@@ -239,15 +324,13 @@ export class CallScheduler {
 		this.successes = 0;
 		this.probeAfter = Math.min(this.probeAfter * 2, MAX_PROBE_AFTER);
 		this.lastDecreaseSeq = this.nextSeq;
-		// A first 429 that a quota explains as well (RateQuota keeps it as a candidate): the bound
-		// grows back at the first wave's pace once, so a quota misread as a small bound on calls
-		// in flight is found within a few round trips. A second wave ends that.
-		this.slowStart = reading === 'calls in flight' && this.noWaveYet;
-		this.noWaveYet = false;
+		this.slowStart = false;
+		this.capped = true;
 	}
 
 	/** Starts queued calls while there is room; wakes itself when a pause or quota allows. */
 	private pump() {
+		this.settleBoundProbe(Date.now());
 		while (this.queue.length > 0 && this.hasRoom()) this.queue.shift()?.start();
 		const pauseLeft = this.roomInMs();
 		if (this.queue.length === 0 || pauseLeft === Infinity || this.pauseTimer) return;
@@ -263,47 +346,87 @@ export class CallScheduler {
 }
 
 /** What a refusal says of a quota: when to come back and, if the service tells, its size. */
-export interface QuotaHint {
-	/** Retry-After (or the rate-limit reset) in ms; 0 when the service did not say. */
-	retryAfterMs: number;
-	/** Requests allowed per window (RateLimit-Limit, X-RateLimit-Limit, RateLimit-Policy). */
+/** What an answer's rate-limit headers state (draft IETF RateLimit headers, X-RateLimit-*). */
+export interface Announced {
+	/** Requests allowed per window (RateLimit-Policy, RateLimit-Limit, X-RateLimit-Limit). */
 	limit?: number;
 	/** The window's length (the `w=` of RateLimit-Policy or RateLimit-Limit). */
 	windowMs?: number;
+	/** Requests left in the window, for this key, whoever made the others. */
+	remaining?: number;
+	/** Until the window has room again. */
+	resetMs?: number;
+}
+
+/** What a refusal says of a quota: when to come back and what its headers state. */
+export interface QuotaHint extends Announced {
+	/** Retry-After (or the rate-limit reset) in ms; 0 when the service did not say. */
+	retryAfterMs: number;
 }
 
 /** The rate-limit headers the node reads, lower-case as they arrive. */
 export const RATE_LIMIT_HEADERS = [
+	'ratelimit',
 	'ratelimit-limit',
 	'ratelimit-policy',
+	'ratelimit-remaining',
+	'ratelimit-reset',
 	'x-ratelimit-limit',
+	'x-ratelimit-remaining',
+	'x-ratelimit-reset',
 ] as const;
 
-/** A whole number at the start of a header value ("10", "10, 10;w=1", "10;w=1"). */
-function leadingCount(raw: unknown): number | undefined {
-	const match = typeof raw === 'string' ? /^\s*(\d+)/.exec(raw) : null;
+/** A whole number at the start of a header value ("10", "10, 10;w=1", "10;w=1"), or after `key=`. */
+function countIn(raw: unknown, key?: string): number | undefined {
+	const pattern = key ? new RegExp(`;\\s*${key}=(\\d+)`) : /^\s*(\d+)/;
+	const match = typeof raw === 'string' ? pattern.exec(raw) : null;
 	const count = match ? Number(match[1]) : NaN;
-	return Number.isSafeInteger(count) && count > 0 ? count : undefined;
+	return Number.isSafeInteger(count) ? count : undefined;
 }
 
-function windowOf(raw: unknown): number | undefined {
-	const match = typeof raw === 'string' ? /;\s*w=(\d+)/.exec(raw) : null;
-	const seconds = match ? Number(match[1]) : NaN;
-	return seconds > 0 ? seconds * 1000 : undefined;
+const positive = (count: number | undefined) =>
+	count !== undefined && count > 0 ? count : undefined;
+
+/** Seconds from now, or (X-RateLimit-Reset, some services) a Unix time in seconds. */
+function resetOf(seconds: number | undefined, now: number): number | undefined {
+	if (seconds === undefined) return undefined;
+	return seconds > 1e9 ? Math.max(0, seconds * 1000 - now) : seconds * 1000;
 }
 
-/** The quota a 429's headers state, when they state one; never required. */
+/** What the headers of an answer (a page or a 429) state of a quota; never required. */
+export function announcedIn(
+	headers: Record<string, unknown> | undefined,
+	now = Date.now(),
+): Announced {
+	const h = headers ?? {};
+	const policy = h['ratelimit-policy'];
+	const limit = h['ratelimit-limit'] ?? h['x-ratelimit-limit'];
+	const windowS = positive(countIn(policy, 'w') ?? countIn(limit, 'w'));
+	const announced: Announced = {
+		limit: positive(countIn(policy) ?? countIn(policy, 'q') ?? countIn(limit)),
+		windowMs: windowS && windowS * 1000,
+		remaining:
+			countIn(h['ratelimit-remaining'] ?? h['x-ratelimit-remaining']) ?? countIn(h.ratelimit, 'r'),
+		resetMs: resetOf(
+			countIn(h['ratelimit-reset'] ?? h['x-ratelimit-reset']) ?? countIn(h.ratelimit, 't'),
+			now,
+		),
+	};
+	return Object.fromEntries(Object.entries(announced).filter(([, v]) => v !== undefined));
+}
+
+/** The quota a 429's headers state, when they state one. */
 export function quotaHint(
 	headers: Record<string, unknown> | undefined,
 	retryAfterMs: number,
 ): QuotaHint {
-	const policy = headers?.['ratelimit-policy'];
-	const limit = headers?.['ratelimit-limit'] ?? headers?.['x-ratelimit-limit'];
-	return {
-		retryAfterMs,
-		limit: leadingCount(policy) ?? leadingCount(limit),
-		windowMs: windowOf(policy) ?? windowOf(limit),
-	};
+	return { retryAfterMs, ...announcedIn(headers) };
+}
+
+/** A call not refused: when it started and, once answered, when. */
+interface Call {
+	startedAt: number;
+	answeredAt?: number;
 }
 
 /** What a refusal was read as; 'quota found' when it confirmed a quota for the first time. */
@@ -313,42 +436,125 @@ export type QuotaReading = 'quota' | 'quota found' | 'calls in flight';
 // that a call started just as a slot frees is not refused for arriving a little early.
 const MIN_MARGIN_MS = 25;
 const MAX_MARGIN_SHARE = 0.1;
+const MAX_PROBE_WINDOWS = 64;
 
 /**
- * A quota on calls (N per rolling window), learnt from the service's refusals: the calls the
- * service took in the window before a refused one are its quota, the window is what the headers
- * say or else how long the service asks to wait. While one reading could also be a limit on calls
- * in flight, the quota is a candidate: one call beyond it tells (accepted: no quota; refused with
- * fewer calls ahead of it than that limit would need: confirmed; else it tells nothing and a later
- * one tests again). The service counts a call when it arrives, which a busy client may send well
- * after it started it: an answered call is placed at its answer less the quickest round trip
- * seen, and a call still in flight counts as in the window.
+ * A quota on calls (N per rolling window), announced by the service's headers or learnt from its
+ * refusals: the calls the service took in the window before a refused one are its quota, the
+ * window is what the headers say or else how long the service asks to wait. While one reading
+ * could also be a limit on calls in flight, the quota is a candidate: one call beyond it tells
+ * (accepted: no quota; refused with fewer calls ahead of it than that limit would need: confirmed;
+ * else it tells nothing and a later one tests again), and so does one call beyond the scheduler's
+ * bound (CallScheduler.boundProbeInMs). The service counts a call when it arrives: the run places
+ * it at its start plus the quickest answer of any kind seen (refusals come back at once), or at its
+ * answer less the quickest answered round trip if that is sooner; before any answer, a call in
+ * flight counts as in the window. A quota learnt from refusals may have been learnt while another
+ * client used the same key: after some windows at it without a refusal, the run tries more (twice
+ * as much until a try is refused, then one call); a refused try settles it at what the service
+ * took, and the next try waits twice as long. One window after refusals its own calls do not
+ * explain, it goes back to the most the quota took.
  */
 export class RateQuota {
 	/** `serving`: for a candidate, the fewest calls ahead of a refusal it was read from. */
-	private quota:
-		| { limit: number; windowMs: number; confirmed: boolean; serving: number }
-		| undefined;
+	private quota: (KnownQuota & { confirmed: boolean; serving: number }) | undefined;
 
 	/** Calls not refused, by sequence number: when the service (at the latest) took them. */
-	private readonly calls = new Map<number, { at: number; answered: boolean }>();
+	private readonly calls = new Map<number, Call>();
 
 	private quickestMs = Infinity;
 
+	/** The quickest answer of any kind, refusals included: a call in flight arrived by then. */
+	private arrivalMs = Infinity;
+
 	private marginMs = MIN_MARGIN_MS;
 
-	/** The call started beyond a candidate quota to test it. */
+	/** The call started beyond a candidate quota to test it, and when. */
 	private probeSeq: number | undefined;
+
+	private probeAt = 0;
+
+	/** The slowest refusal seen: a call not refused by twice that was taken. */
+	private refusalMs: number | undefined;
 
 	/** Refusals of calls started before this sequence number belong to the wave already read. */
 	// Stryker disable next-line UnaryOperator: only call 0 can tell -1 from 1, and its refusal (no call before it) sets no quota whose margin a wave could widen
 	private waveSeq = -1;
 
+	/** Since when no call was refused (nor tried above the quota), and whether the quota held the run back. */
+	private clean = { since: 0, held: false };
+
+	/** The learnt limit before a try above it; a refusal of the try comes back to it. */
+	private triedFrom: number | undefined;
+
+	/** A try above the quota was refused once: later tries add one call. */
+	private settled = false;
+
+	/**
+	 * The most a learnt quota has taken without a refusal. Refusals its own calls do not explain
+	 * (another client of the same key) lower the pace below it for a while; one clean window at
+	 * the lower pace goes back up to it, and a refusal right after that lowers it.
+	 */
+	private ceiling: number | undefined;
+
+	private backToCeiling = false;
+
+	/** What an earlier run against the same service learnt or was told. */
+	recall({ quota, arrivalMs }: Learned) {
+		if (arrivalMs !== undefined) this.arrivalMs = arrivalMs;
+		if (!quota) return;
+		this.quota = { ...quota, confirmed: true, serving: 0 };
+		this.settled = quota.probeWindows > 1;
+		this.ceiling = quota.limit;
+	}
+
+	/** For the next run: the confirmed quota (the level the service took, not a try above it). */
+	known(): Pick<Learned, 'quota' | 'arrivalMs'> {
+		const { quota, arrivalMs } = this;
+		const arrival = arrivalMs === Infinity ? {} : { arrivalMs };
+		if (!quota?.confirmed) return arrival;
+		const { windowMs, announced, probeWindows } = quota;
+		const limit = this.triedFrom ?? Math.max(quota.limit, this.ceiling ?? 0);
+		return { ...arrival, quota: { limit, windowMs, announced, probeWindows } };
+	}
+
+	/** The service's headers state a quota: paced to from now on; true if none was known. */
+	announce(limit: number, windowMs: number): boolean {
+		const found = !this.quota?.confirmed;
+		this.quota = { limit, windowMs, announced: true, probeWindows: 1, confirmed: true, serving: 0 };
+		this.probeSeq = undefined;
+		this.triedFrom = undefined;
+		return found;
+	}
+
+	/** The candidate is confirmed (a call beyond the bound went through); true if there was one. */
+	confirmCandidate(): boolean {
+		if (!this.quota || this.quota.confirmed) return false;
+		this.quota.confirmed = true;
+		return true;
+	}
+
+	/** The candidate is no quota (a call beyond the bound was refused while it had room). */
+	dropCandidate() {
+		if (!this.quota?.confirmed) this.quota = undefined;
+	}
+
+	/** Ms until a candidate quota's window has room (Infinity without a candidate). */
+	candidateRoomInMs(now: number): number {
+		const quota = this.quota;
+		if (!quota || quota.confirmed || this.probeSeq !== undefined) return Infinity;
+		return this.windowRoomInMs(now, quota.limit);
+	}
+
+	/** When a refusal of a call started at `at` would have come back: not refused by then, taken. */
+	refusedBy(at: number): number {
+		return at + 2 * (this.refusalMs ?? Infinity) + MIN_MARGIN_MS;
+	}
+
 	started(seq: number, now: number) {
-		this.calls.set(seq, { at: now, answered: false });
+		this.calls.set(seq, { startedAt: now });
 		// Stryker disable next-line ConditionalExpression: a confirmed quota never lets a call start beyond it (delayMs), so `used > limit` is false for it anyway
 		if (this.quota && !this.quota.confirmed && this.used(now) > this.quota.limit)
-			this.probeSeq ??= seq;
+			if (this.probeSeq === undefined) [this.probeSeq, this.probeAt] = [seq, now];
 		// Stryker disable next-line CallExpression: forgetting only bounds memory (see forget)
 		this.forget(now);
 	}
@@ -356,14 +562,41 @@ export class RateQuota {
 	/** A call was answered, not refused; a probe beyond a candidate quota that was disproves it. */
 	answered(seq: number, now: number) {
 		const call = this.calls.get(seq);
-		if (call && !call.answered) {
-			this.quickestMs = Math.min(this.quickestMs, now - call.at);
-			call.at = Math.max(call.at, now - this.quickestMs);
-			call.answered = true;
+		if (call && call.answeredAt === undefined) {
+			this.quickestMs = Math.min(this.quickestMs, now - call.startedAt);
+			this.arrivalMs = Math.min(this.arrivalMs, now - call.startedAt);
+			call.answeredAt = now;
+			this.tryMore(now);
 		}
-		if (seq !== this.probeSeq) return;
+		if (seq === this.probeSeq) this.probeTaken();
+	}
+
+	/** The call beyond a candidate quota was taken (answered, or not refused in time): no quota. */
+	private probeTaken() {
 		this.probeSeq = undefined;
 		if (!this.quota?.confirmed) this.quota = undefined;
+	}
+
+	/**
+	 * After `probeWindows` windows at a learnt quota without a refusal, one try more (one window
+	 * back up to the ceiling: another client's calls have left the window by then).
+	 */
+	private tryMore(now: number) {
+		const quota = this.quota;
+		if (!quota?.confirmed || quota.announced) return;
+		const { ceiling } = this;
+		const below = ceiling !== undefined && quota.limit < ceiling;
+		const windows = below ? 1 : quota.probeWindows;
+		if (!this.clean.held || now - this.clean.since < quota.windowMs * windows) return;
+		this.clean = { since: now, held: false };
+		if (below) {
+			quota.limit = ceiling;
+			this.backToCeiling = true;
+			return;
+		}
+		this.ceiling = quota.limit;
+		this.triedFrom = quota.limit;
+		quota.limit = this.settled ? quota.limit + 1 : quota.limit * 2;
 	}
 
 	/**
@@ -379,7 +612,13 @@ export class RateQuota {
 		nextSeq: number,
 		now: number,
 	): QuotaReading {
+		const call = this.calls.get(seq);
+		if (call) {
+			this.arrivalMs = Math.min(this.arrivalMs, now - call.startedAt);
+			this.refusalMs = Math.max(this.refusalMs ?? 0, now - call.startedAt);
+		}
 		this.calls.delete(seq);
+		this.clean = { since: now, held: false };
 		const windowMs = Math.max(hint.windowMs ?? hint.retryAfterMs, 1000, this.quota?.windowMs ?? 0);
 		// At most what the service may have had in its window when it refused: calls before this
 		// one in flight, or answered within a window of now (the refusal came back at once).
@@ -387,47 +626,88 @@ export class RateQuota {
 		// The call beyond a candidate, refused with fewer calls ahead of it than the service was
 		// serving when it refused before: a limit on calls in flight does not explain it.
 		const probeTells = seq === this.probeSeq && serving < (this.quota?.serving ?? 0);
-		const isQuota = hint.limit !== undefined || serving === 0 || probeTells;
+		// A learnt quota explains the refusal: full (or a try above it), or not, with another client
+		// of the key taking the rest.
+		const learnt = this.quota?.confirmed && !this.quota.announced;
+		const isQuota = hint.limit !== undefined || serving === 0 || probeTells || !!learnt;
 		if (seq === this.probeSeq) this.probeSeq = undefined;
 		const sameWave = seq < this.waveSeq;
 		if (!sameWave) this.waveSeq = nextSeq;
 		const known = this.quota;
+		// A try above the quota refused: the quota is what the service took, at least the level tried from.
+		const floor = sameWave ? 0 : (this.triedFrom ?? 0);
+		if (known && this.triedFrom !== undefined && !sameWave) this.triedTooFar(known);
+		const lowersCeiling = this.backToCeiling && !sameWave;
+		if (!sameWave) this.backToCeiling = false;
 		// A known quota refused anew at its size: the service took the calls later than the run
 		// reckons, so the run leaves a wider margin.
 		if (known?.confirmed && !sameWave && counted >= known.limit && hint.limit === undefined)
 			this.marginMs = Math.min(this.marginMs * 2, known.windowMs * MAX_MARGIN_SHARE);
 		// A quota only goes down; a refusal none of the run's calls explains (another client's, an
 		// outage) sets none.
-		const limit = hint.limit ?? Math.min(counted, known?.limit ?? Infinity);
+		const limit = hint.limit ?? Math.max(floor, Math.min(counted, known?.limit ?? Infinity));
 		if (limit === 0) return isQuota ? 'quota' : 'calls in flight';
+		const { announced = false, probeWindows = 1 } = known ?? {};
 		if (!isQuota) {
 			if (!known?.confirmed) {
 				const fewest = Math.min(serving, known?.serving ?? Infinity);
-				this.quota = { limit, windowMs, confirmed: false, serving: fewest };
+				this.quota = {
+					limit,
+					windowMs,
+					announced,
+					probeWindows,
+					confirmed: false,
+					serving: fewest,
+				};
 			}
 			return 'calls in flight';
 		}
-		this.quota = { limit, windowMs, confirmed: true, serving: 0 };
+		const stated = hint.limit !== undefined && hint.windowMs !== undefined;
+		if (lowersCeiling || stated) this.ceiling = limit;
+		this.quota = {
+			limit,
+			windowMs,
+			announced: stated || announced,
+			probeWindows,
+			confirmed: true,
+			serving: 0,
+		};
 		return known?.confirmed ? 'quota' : 'quota found';
+	}
+
+	/** A try above the learnt quota was refused: twice as long before the next, one call more each. */
+	private triedTooFar(quota: KnownQuota) {
+		quota.probeWindows = Math.min(quota.probeWindows * 2, MAX_PROBE_WINDOWS);
+		this.triedFrom = undefined;
+		this.settled = true;
 	}
 
 	/** Ms until the quota lets another call start (0: now). */
 	delayMs(now: number): number {
 		const quota = this.quota;
 		// Nothing starts while the call beyond a candidate is out: a later call could reach the
-		// service first and be what it refuses. Its answer (or refusal) starts the next call.
-		if (this.probeSeq !== undefined) return Infinity;
-		if (!quota || this.used(now) < quota.limit) return 0;
+		// service first and be what it refuses. Its refusal, or none by the time one would have
+		// come back, starts the next call.
+		if (this.probeSeq !== undefined) {
+			const decidedAt = this.refusedBy(this.probeAt);
+			if (now < decidedAt) return decidedAt - now;
+			this.probeTaken();
+		}
 		// A candidate lets one call beyond it start, to tell whether it is real.
-		if (!quota.confirmed) return 0;
-		// Calls in flight stay in the window until answered: the answer may be what frees a slot.
-		const answered = [...this.calls.values()].filter((call) => call.answered);
-		const times = answered.map((call) => call.at).sort((a, b) => a - b);
-		const roomLeft = quota.limit - (this.calls.size - answered.length);
-		if (roomLeft <= 0) return Infinity;
-		// The quota is full, so at least `roomLeft` answered calls are in the window: the one that
-		// frees the slot is never an older one, which is why `times` needs no filter on the window.
-		return Math.max(1, times[times.length - roomLeft] + this.spanMs() - now);
+		if (!quota?.confirmed) return 0;
+		const delay = this.windowRoomInMs(now, quota.limit);
+		if (delay > 0) this.clean.held = true;
+		return delay;
+	}
+
+	/**
+	 * Ms until fewer than `limit` calls are in the window: when the call that would be one too many
+	 * leaves it. A call in flight whose arrival no answer bounds yet stays in it until answered.
+	 */
+	private windowRoomInMs(now: number, limit: number) {
+		const placed = this.placedSince(now - this.spanMs());
+		if (placed.length < limit) return 0;
+		return Math.max(1, placed[placed.length - limit] + this.spanMs() - now);
 	}
 
 	private spanMs() {
@@ -438,12 +718,25 @@ export class RateQuota {
 		return this.count(now - this.spanMs(), Infinity);
 	}
 
-	/** Calls started before `beforeSeq` that are in flight or were placed after `since`. */
+	/** When the service took a call, at the latest (see the class comment). */
+	private placedAt({ startedAt, answeredAt }: Call) {
+		const byAnswer =
+			answeredAt === undefined ? Infinity : Math.max(startedAt, answeredAt - this.quickestMs);
+		return Math.min(byAnswer, startedAt + this.arrivalMs);
+	}
+
+	/** The calls placed after `since`, oldest first. */
+	private placedSince(since: number) {
+		const placed = [...this.calls.values()].map((call) => this.placedAt(call));
+		return placed.filter((at) => at > since).sort((a, b) => a - b);
+	}
+
+	/** Calls started before `beforeSeq` that were placed after `since`. */
 	private count(since: number, beforeSeq: number) {
 		let count = 0;
 		for (const [seq, call] of this.calls) {
 			// Stryker disable next-line EqualityOperator: refused() deletes the refused call before it counts, so `seq <= beforeSeq` counts the same calls
-			if (seq < beforeSeq && (!call.answered || call.at > since)) count += 1;
+			if (seq < beforeSeq && this.placedAt(call) > since) count += 1;
 		}
 		return count;
 	}
@@ -455,7 +748,7 @@ export class RateQuota {
 		// Stryker disable next-line BlockStatement: memory only, as above
 		for (const [seq, call] of this.calls) {
 			// Stryker disable next-line ConditionalExpression,EqualityOperator: memory only, as above (a call kept or dropped at keepSince is out of every window)
-			if (call.answered && call.at < keepSince) this.calls.delete(seq);
+			if (this.placedAt(call) < keepSince) this.calls.delete(seq);
 		}
 	}
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type {
 	IAllExecuteFunctions,
 	IDataObject,
@@ -5,7 +6,7 @@ import type {
 	IN8nHttpFullResponse,
 } from 'n8n-workflow';
 import { answerError, readCreditsCharged, type ErrorContext, type FailedCall } from './errors';
-import { RATE_LIMIT_HEADERS } from './scheduler';
+import { announcedIn, RATE_LIMIT_HEADERS, type Announced } from './scheduler';
 
 // The one HTTP call of the nodes, and the reading of its answer. The only module of the request
 // path that touches n8n: its request helper, which applies the credential.
@@ -24,6 +25,8 @@ export interface SearchPage {
 	nextCursor: string | null;
 	/** X-Credits-Charged of this call; null when the header is missing or not a number. */
 	creditsCharged: number | null;
+	/** What its rate-limit headers announce, when it has any: paced to before any refusal. */
+	announced?: Announced;
 }
 
 /** One call: a page, or a call that got no usable answer (an HTTP status, a network error). */
@@ -61,6 +64,13 @@ export function searchSender(
 	};
 }
 
+/** The service a credential searches, for what runs learn of it: a hash, never the key itself. */
+export function serviceKeyOf(baseUrl: string, apiKey: unknown): string {
+	return createHash('sha256')
+		.update(`${baseUrl}\n${String(apiKey)}`)
+		.digest('hex');
+}
+
 /** One HTTP answer (any status) as a SearchAnswer; a 2xx that is not a page is a clear error. */
 function readAnswer(at: ErrorContext, response: IN8nHttpFullResponse): SearchAnswer {
 	const { statusCode: status, headers } = response;
@@ -74,7 +84,8 @@ function readAnswer(at: ErrorContext, response: IN8nHttpFullResponse): SearchAns
 	const creditsCharged = readCreditsCharged(headers);
 	const page = parseEnvelope(response.body, creditsCharged);
 	if (typeof page === 'string') throw answerError(at, page, status, creditsCharged);
-	return { page };
+	const announced = announcedIn(headers);
+	return { page: Object.keys(announced).length > 0 ? { ...page, announced } : page };
 }
 
 /** Returns the page, or a sentence saying what came back instead. */

@@ -1,0 +1,122 @@
+import { sleep } from 'n8n-workflow';
+import {
+	CallScheduler,
+	type CallVerdict,
+	type Learned,
+	type QuotaHint,
+} from '../../nodes/shared/scheduler';
+
+// A service modelled on jest's fake clock, and a keyword list sent through the scheduler as
+// fetchPage sends it (a refusal is released as congestion and retried after its Retry-After).
+// Accepted calls take the service's latency; refusals come back at once (free), as the
+// reference service's do.
+
+/** Whether a call arriving now is taken, and what the answer's headers announce. */
+export interface Service {
+	admit: (now: number) => boolean;
+	leave: () => void;
+	/** Seconds a refusal asks to wait (Retry-After). */
+	retryAfterS: (now: number) => number;
+	/** What an answer's rate-limit headers state, when the service sends them. */
+	announced?: (now: number) => Omit<QuotaHint, 'retryAfterMs'>;
+}
+
+/** No limit at all. */
+export const unlimited = (): Service => ({
+	admit: () => true,
+	leave: () => undefined,
+	retryAfterS: () => 1,
+});
+
+/** At most `capacity` calls at once. */
+export function capped(capacity: number): Service {
+	let inFlight = 0;
+	return {
+		admit: () => (inFlight < capacity ? ++inFlight > 0 : false),
+		leave: () => void (inFlight -= 1),
+		retryAfterS: () => 1,
+	};
+}
+
+/**
+ * At most `limit` calls taken in any rolling `windowMs`; `flood`: calls another client of the same
+ * key made, in ms from now; `headers` announces the quota on every answer (RateLimit-Policy,
+ * -Remaining, -Reset).
+ */
+export function quota(
+	limit: number,
+	windowMs: number,
+	{ flood = [] as number[], headers = false } = {},
+): Service {
+	const taken = flood.map((ms) => Date.now() + ms);
+	const inWindow = (now: number) => taken.filter((at) => at > now - windowMs);
+	const toSlotMs = (now: number) => {
+		const window = inWindow(now);
+		return window.length < limit ? 0 : window[window.length - limit] + windowMs - now;
+	};
+	return {
+		admit: (now) => (inWindow(now).length < limit ? taken.push(now) > 0 : false),
+		leave: () => undefined,
+		retryAfterS: (now) => Math.max(1, Math.ceil(toSlotMs(now) / 1000)),
+		...(headers && {
+			announced: (now: number) => ({
+				limit,
+				windowMs,
+				remaining: Math.max(0, limit - inWindow(now).length),
+				resetMs: Math.ceil(toSlotMs(now) / 1000) * 1000,
+			}),
+		}),
+	};
+}
+
+export interface ListRun {
+	ms: number;
+	taken: number;
+	refused: number;
+	mostInFlight: number;
+	learned: Learned;
+}
+
+/** Sends `count` searches of one page each; resolves when all are in. */
+export async function keywordList(
+	count: number,
+	service: Service,
+	{ latencyMs = 150, maxInFlight = 96, learned = undefined as Learned | undefined } = {},
+): Promise<ListRun> {
+	const startedAt = Date.now();
+	const scheduler = new CallScheduler({ maxInFlight, rateLimitWaitMs: 300_000, learned });
+	const tally = { refused: 0, taken: 0, inFlight: 0, mostInFlight: 0 };
+	const call = async () => {
+		if (!service.admit(Date.now())) return 'refused';
+		tally.inFlight += 1;
+		tally.mostInFlight = Math.max(tally.mostInFlight, tally.inFlight);
+		await sleep(latencyMs);
+		tally.inFlight -= 1;
+		service.leave();
+		return 'ok';
+	};
+	const search = async () => {
+		for (;;) {
+			const { outcome, release } = await scheduler.send(call);
+			const announced = service.announced?.(Date.now());
+			if (outcome === 'ok') {
+				tally.taken += 1;
+				return release({ kind: 'ok', ...(announced && { announced }) });
+			}
+			tally.refused += 1;
+			const waitMs = service.retryAfterS(Date.now()) * 1000;
+			release(refusal(waitMs, announced));
+			await scheduler.wait(waitMs);
+		}
+	};
+	const done = Promise.all(Array.from({ length: count }, search));
+	let finished = false;
+	void done.then(() => (finished = true));
+	while (!finished) await jest.advanceTimersByTimeAsync(10);
+	const { refused, taken, mostInFlight } = tally;
+	return { ms: Date.now() - startedAt, refused, taken, mostInFlight, learned: scheduler.learned() };
+}
+
+function refusal(waitMs: number, announced?: Omit<QuotaHint, 'retryAfterMs'>): CallVerdict {
+	return { kind: 'congested', waitMs, hint: { retryAfterMs: waitMs, ...announced } };
+}
