@@ -25,7 +25,7 @@ import type { SearchAnswer, SearchPage, SendPage } from './transport';
  * list pays first contact once. Gone with the process; each queue-mode worker learns for itself.
  * A changed plan shows in the next run: a lower limit by its refusals, a higher one by its tries.
  */
-const learnedByService = new Map<string, Learned>();
+export const learnedByService = new Map<string, Learned>();
 /** Services remembered at most (the least recently searched is forgotten first). */
 const SERVICES_REMEMBERED = 100;
 

@@ -99,6 +99,15 @@ export class CallScheduler {
 	/** The bound was lowered for a limit on calls in flight (what the next run starts at). */
 	private capped: boolean;
 
+	/**
+	 * The bound was lowered by a refusal a known quota does not explain: a limit on calls in flight,
+	 * or another client of the same key. One call beyond it, when the quota has room, tells.
+	 */
+	private boundSuspect = false;
+
+	/** Not before the service's Retry-After of the refusal that lowered the bound. */
+	private boundProbeNotBefore = 0;
+
 	/** The call started beyond the bound to tell a quota from a limit on calls in flight, and when. */
 	private boundProbe: number | undefined;
 
@@ -226,14 +235,20 @@ export class CallScheduler {
 	private boundProbeInMs(now: number) {
 		if (this.boundProbe !== undefined) return this.quota.refusedBy(this.boundProbeAt) - now;
 		if (this.inFlight.size > this.limit) return Infinity;
-		return this.quota.candidateRoomInMs(now);
+		const room = this.boundSuspect ? this.quota.roomInMs(now) : this.quota.candidateRoomInMs(now);
+		return Math.max(room, this.boundProbeNotBefore - now);
 	}
 
-	/** The call beyond the bound was not refused when a refusal would have come: a quota's. */
+	/** The call beyond the bound was not refused when a refusal would have come: taken. */
 	private settleBoundProbe(now: number) {
 		if (this.boundProbe === undefined || now < this.quota.refusedBy(this.boundProbeAt)) return;
 		this.boundProbe = undefined;
-		if (this.quota.confirmCandidate()) this.quotaFound();
+		this.boundTaken();
+	}
+
+	/** A call beyond the bound went through: the bound was a quota's (or another client's). */
+	private boundTaken() {
+		if (this.quota.confirmCandidate() || this.boundSuspect) this.quotaFound();
 	}
 
 	private hasRoom() {
@@ -245,14 +260,14 @@ export class CallScheduler {
 		this.inFlight.delete(seq);
 		// Anything but a 429 (a 5xx, a timeout, a reset) may have reached the service and count
 		// against a quota; a 429 is RateQuota's to read in shrink().
-		if (verdict.kind !== 'congested' || !verdict.hint) this.quota.answered(seq, Date.now());
+		if (verdict.kind !== 'congested' || !verdict.hint)
+			this.quota.answered(seq, Date.now(), verdict.kind === 'ok');
 		const probedBound = seq === this.boundProbe;
 		if (probedBound) this.boundProbe = undefined;
 		if (verdict.kind === 'ok') {
 			this.lastProgressAt = Date.now();
 			if (verdict.announced) this.readAnnounced(verdict.announced);
-			// The call beyond the bound went through: the limit was a quota's all along.
-			if (probedBound && this.quota.confirmCandidate()) this.quotaFound();
+			if (probedBound) this.boundTaken();
 			this.grow();
 		}
 		if (verdict.kind === 'congested') {
@@ -263,7 +278,10 @@ export class CallScheduler {
 			}
 			this.shrink(seq, ahead, verdict);
 			// Refused beyond the bound while a quota's window had room: the bound is no quota's.
-			if (probedBound) this.quota.dropCandidate();
+			if (probedBound) {
+				this.quota.dropCandidate();
+				this.boundSuspect = false;
+			}
 		}
 		this.pump();
 	}
@@ -283,8 +301,10 @@ export class CallScheduler {
 	/** A quota says nothing of calls at once: a decrease it was first taken for is undone. */
 	private quotaFound() {
 		this.limit = Math.max(this.limit, this.limitBeforeDecrease);
-		this.capped = false;
+		// An earlier decrease (a limit on calls in flight as well) may stand.
+		this.capped &&= this.limit < this.settings.maxInFlight;
 		this.slowStart = false;
+		this.boundSuspect = false;
 	}
 
 	private grow() {
@@ -324,8 +344,10 @@ export class CallScheduler {
 		this.successes = 0;
 		this.probeAfter = Math.min(this.probeAfter * 2, MAX_PROBE_AFTER);
 		this.lastDecreaseSeq = this.nextSeq;
+		this.boundProbeNotBefore = Date.now() + waitMs;
 		this.slowStart = false;
 		this.capped = true;
+		this.boundSuspect = this.quota.isConfirmed();
 	}
 
 	/** Starts queued calls while there is room; wakes itself when a pause or quota allows. */
@@ -503,7 +525,8 @@ export class RateQuota {
 		if (arrivalMs !== undefined) this.arrivalMs = arrivalMs;
 		if (!quota) return;
 		this.quota = { ...quota, confirmed: true, serving: 0 };
-		this.settled = quota.probeWindows > 1;
+		// Known from an earlier run: a try above it adds one call.
+		this.settled = true;
 		this.ceiling = quota.limit;
 	}
 
@@ -538,6 +561,16 @@ export class RateQuota {
 		if (!this.quota?.confirmed) this.quota = undefined;
 	}
 
+	isConfirmed(): boolean {
+		return this.quota?.confirmed === true;
+	}
+
+	/** Ms until a confirmed quota's window has room (Infinity without one). */
+	roomInMs(now: number): number {
+		const quota = this.quota;
+		return quota?.confirmed ? this.windowRoomInMs(now, quota.limit) : Infinity;
+	}
+
 	/** Ms until a candidate quota's window has room (Infinity without a candidate). */
 	candidateRoomInMs(now: number): number {
 		const quota = this.quota;
@@ -559,14 +592,17 @@ export class RateQuota {
 		this.forget(now);
 	}
 
-	/** A call was answered, not refused; a probe beyond a candidate quota that was disproves it. */
-	answered(seq: number, now: number) {
+	/**
+	 * A call was answered, not refused (`took`: with a page, not a failure); a probe beyond a
+	 * candidate quota that was disproves it.
+	 */
+	answered(seq: number, now: number, took = true) {
 		const call = this.calls.get(seq);
 		if (call && call.answeredAt === undefined) {
 			this.quickestMs = Math.min(this.quickestMs, now - call.startedAt);
 			this.arrivalMs = Math.min(this.arrivalMs, now - call.startedAt);
 			call.answeredAt = now;
-			this.tryMore(now);
+			if (took) this.tryMore(now);
 		}
 		if (seq === this.probeSeq) this.probeTaken();
 	}
@@ -626,10 +662,10 @@ export class RateQuota {
 		// The call beyond a candidate, refused with fewer calls ahead of it than the service was
 		// serving when it refused before: a limit on calls in flight does not explain it.
 		const probeTells = seq === this.probeSeq && serving < (this.quota?.serving ?? 0);
-		// A learnt quota explains the refusal: full (or a try above it), or not, with another client
-		// of the key taking the rest.
-		const learnt = this.quota?.confirmed && !this.quota.announced;
-		const isQuota = hint.limit !== undefined || serving === 0 || probeTells || !!learnt;
+		// A confirmed quota full when the service refused (or a try above it) explains the refusal.
+		const full =
+			this.quota?.confirmed && counted >= Math.min(this.quota.limit, this.triedFrom ?? Infinity);
+		const isQuota = hint.limit !== undefined || serving === 0 || probeTells || !!full;
 		if (seq === this.probeSeq) this.probeSeq = undefined;
 		const sameWave = seq < this.waveSeq;
 		if (!sameWave) this.waveSeq = nextSeq;

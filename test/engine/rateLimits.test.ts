@@ -11,6 +11,8 @@ import {
 
 // Keyword lists against quotas per window (the reference service's quota mode), which the node is
 // not told: it reads them from the service's refusals. Small quotas and windows keep runs short.
+// A list starts at once: first contact costs one burst of refused (free) calls, and a later run
+// against the same service starts at the pace the first one found.
 
 jest.setTimeout(60_000);
 
@@ -48,33 +50,49 @@ async function expectEverySoundOnce(
 }
 
 describe('a quota per window the node does not know', () => {
-	it('per second (20/s): every sound, exact credits, few refusals', async () => {
-		await service().setQuota({ limit: 20, windowMs: 1000 });
-		await service().setCapacity({ latencyMs: 20 });
-		const run = await searchKeywords(keywordItems(...numberedKeywords(100)));
+	/** Runs the list twice on a fresh service set by `set`: first contact, then a later run. */
+	async function firstAndLater(count: number, set: () => Promise<unknown>) {
+		const refusals: number[] = [];
+		for (let run = 0; run < 2; run += 1) {
+			await service().reset();
+			await set();
+			await expectEverySoundOnce(
+				await searchKeywords(keywordItems(...numberedKeywords(count))),
+				count,
+			);
+			const { quota, capacity } = await service().ledger();
+			refusals.push(quota.refused + capacity.rateLimited);
+		}
+		return refusals;
+	}
 
-		await expectEverySoundOnce(run, 100);
-		// One overshoot finds the quota (about half of it), then the run keeps to it: a wave of
-		// refusals as each of the five windows turns would be 40 or more.
-		expect((await service().ledger()).quota.refused).toBeLessThanOrEqual(20);
+	it('per second (20/s): every sound, exact credits; one burst refused at first contact, none later', async () => {
+		const [first, later] = await firstAndLater(100, async () => {
+			await service().setQuota({ limit: 20, windowMs: 1000 });
+			await service().setCapacity({ latencyMs: 20 });
+		});
+		// The burst (80: what the list sent at once had over the quota), one try of twice the quota
+		// (20) and a call or two of the margin. A wave as each of the five windows turned would be
+		// 40 more.
+		expect(first).toBeLessThanOrEqual(105);
+		expect(later).toBeLessThanOrEqual(2);
 	});
 
 	it('per window of seconds (15 per 3 s, as a per-minute quota): the whole quota, no wave as the window turns', async () => {
-		await service().setQuota({ limit: 15, windowMs: 3000 });
-		const run = await searchKeywords(keywordItems(...numberedKeywords(45)));
-
-		await expectEverySoundOnce(run, 45);
-		expect((await service().ledger()).quota.refused).toBeLessThanOrEqual(15);
+		const [first, later] = await firstAndLater(45, async () => {
+			await service().setQuota({ limit: 15, windowMs: 3000 });
+		});
+		expect(first).toBeLessThanOrEqual(45);
+		expect(later).toBeLessThanOrEqual(1);
 	});
 
 	it('a quota and a limit on calls in flight together', async () => {
-		await service().setQuota({ limit: 20, windowMs: 1000 });
-		await service().setCapacity({ capacity: 3, latencyMs: 100 });
-		const run = await searchKeywords(keywordItems(...numberedKeywords(50)));
-
-		await expectEverySoundOnce(run, 50);
-		const { quota, capacity } = await service().ledger();
-		expect(quota.refused + capacity.rateLimited).toBeLessThanOrEqual(15);
+		const [first, later] = await firstAndLater(50, async () => {
+			await service().setQuota({ limit: 20, windowMs: 1000 });
+			await service().setCapacity({ capacity: 3, latencyMs: 100 });
+		});
+		expect(first).toBeLessThanOrEqual(60);
+		expect(later).toBeLessThanOrEqual(5);
 	});
 });
 

@@ -93,8 +93,21 @@ describe('CallScheduler: calls in flight', () => {
 		stopAll(scheduler, all);
 	});
 
-	it('starts with a small wave and adds a call per two successes, never past Max Calls in Flight', async () => {
+	it('starts every call it has at once, up to Max Calls in Flight', async () => {
 		const { scheduler, counts, all } = await queued(12, { maxInFlight: 5, ...BUDGET });
+		expect(counts.started).toBe(5);
+		(await settle(all[0]))(ok);
+		await sleep(0);
+		expect(counts.started).toBe(6); // the freed slot only
+		stopAll(scheduler, all);
+	});
+
+	it('with a first wave, adds a call per two successes, never past Max Calls in Flight', async () => {
+		const { scheduler, counts, all } = await queued(12, {
+			maxInFlight: 5,
+			firstWave: 4,
+			...BUDGET,
+		});
 		expect(counts.started).toBe(4);
 		(await settle(all[0]))(ok);
 		await sleep(0);
@@ -109,7 +122,11 @@ describe('CallScheduler: calls in flight', () => {
 	});
 
 	it('after a decrease, steps up one call per 16 successes, counting afresh after each step', async () => {
-		const { scheduler, counts, all } = await queued(80, { maxInFlight: 10, ...BUDGET });
+		const { scheduler, counts, all } = await queued(80, {
+			maxInFlight: 10,
+			firstWave: 4,
+			...BUDGET,
+		});
 		(await settle(all[3]))(reset); // 3 served: the limit is 3, the next step after 16 successes
 		const inFlight: number[] = [];
 		for (let finished = 1; finished <= 40; finished += 1) {
@@ -228,12 +245,11 @@ describe('CallScheduler: quotas per window', () => {
 		expect(counts.started).toBe(9); // one probe, not a wave
 		(await settle(all[8]))(ok); // it went through: no quota, calls in flight bound only
 		await sleep(0);
-		// No quota: the bound of 4 the refusal set grows back at the first wave's pace (one more
-		// call per two successes), in case the refusal was a quota's after all.
-		expect(counts.started).toBe(11);
+		// No quota: the bound of 4 the refusal set stays (it grows one call per 16 successes).
+		expect(counts.started).toBe(10);
 		for (const call of all.slice(1, 3)) (await settle(call))(ok);
 		await sleep(0);
-		expect(counts.started).toBe(14);
+		expect(counts.started).toBe(12);
 		stopAll(scheduler, all);
 	});
 

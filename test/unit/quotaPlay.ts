@@ -25,3 +25,14 @@ export function quotaOfFour(stated: Partial<QuotaHint> = {}) {
 	const reading = quota.refused(4, tooMany(1000, stated), 0, 5, 100);
 	return { quota, reading };
 }
+
+/**
+ * A quota of 4 per second an earlier run learnt and tried above long enough (so no try comes in a
+ * test's few windows), with calls 0-3 taken at 0 (answered at 100).
+ */
+export function steadyQuotaOfFour() {
+	const quota = new RateQuota();
+	quota.recall({ quota: { limit: 4, windowMs: 1000, announced: false, probeWindows: 64 } });
+	served(quota, [0, 1, 2, 3], 0, 100);
+	return quota;
+}

@@ -1,5 +1,5 @@
 import { RateQuota } from '../../nodes/shared/scheduler';
-import { quotaOfFour, served, tooMany } from './quotaPlay';
+import { quotaOfFour, served, steadyQuotaOfFour, tooMany } from './quotaPlay';
 
 describe('RateQuota: a quota found from refusals', () => {
 	it('paces nothing before any refusal', () => {
@@ -18,14 +18,13 @@ describe('RateQuota: a quota found from refusals', () => {
 		expect(quota.delayMs(1025)).toBe(0);
 	});
 
-	it('counts calls in flight as in the window: with the quota in flight only an answer frees a slot', () => {
-		const { quota } = quotaOfFour();
+	it('counts calls in flight as in the window, taken by their start plus the quickest answer', () => {
+		const { quota } = quotaOfFour(); // answers and the refusal came back in 100 ms
 		for (const seq of [5, 6, 7]) quota.started(seq, 1025);
 		expect(quota.delayMs(1025)).toBe(0); // three in flight, one more may start
 		quota.started(8, 1025);
-		expect(quota.delayMs(5000)).toBe(Infinity);
-		quota.answered(5, 5100);
-		expect(quota.delayMs(5100)).toBeGreaterThan(0); // its answer is in the window now
+		expect(quota.delayMs(1025)).toBe(1125 + 1025 - 1025); // taken by 1125
+		expect(quota.delayMs(2150)).toBe(0); // out of the window, answered or not
 	});
 
 	it('a further refusal of the known quota is a quota, not a new one', () => {
@@ -51,8 +50,8 @@ describe('RateQuota: a quota found from refusals', () => {
 		expect(quota.delayMs(100)).toBeGreaterThan(0);
 	});
 
-	it('only goes down: a later refusal counting more calls leaves it, one counting fewer lowers it', () => {
-		const { quota } = quotaOfFour();
+	it('refusals only lower it: one counting more calls leaves it, one counting fewer lowers it', () => {
+		const quota = steadyQuotaOfFour(); // no try above it in this test's windows
 		// Next window: six calls went through (say, the service was lenient), the seventh refused.
 		served(quota, [5, 6, 7, 8, 9, 10], 1100, 1200);
 		quota.started(11, 1100);
@@ -61,7 +60,8 @@ describe('RateQuota: a quota found from refusals', () => {
 		quota.started(13, 3000);
 		quota.started(14, 3000);
 		quota.started(15, 3000);
-		expect(quota.delayMs(3000)).toBe(Infinity); // still 4 at once
+		// Still 4 at once (the refusal at 6 widened the margin to 50 ms).
+		expect(quota.delayMs(3000)).toBe(3100 + 1050 - 3000);
 		for (const seq of [12, 13, 14, 15]) quota.answered(seq, 3100);
 		// Another client now shares the quota: two went through, the third refused.
 		served(quota, [16, 17], 5000, 5100);
@@ -95,8 +95,12 @@ describe('RateQuota: a refusal with calls in flight, a candidate quota', () => {
 		expect(reading).toBe('calls in flight');
 		expect(quota.delayMs(150)).toBe(0);
 		quota.started(5, 150);
-		// Its answer tells; a later call could reach the service first and be what it refuses.
-		expect(quota.delayMs(5000)).toBe(Infinity);
+		// A later call could reach the service first and be what it refuses: nothing starts until
+		// its refusal would have come back (twice the slowest refusal, 100 ms, and a margin).
+		expect(quota.delayMs(150)).toBe(225);
+		expect(quota.delayMs(374)).toBe(1);
+		// Not refused by then: taken, so there was no quota.
+		expect(quota.delayMs(375)).toBe(0);
 	});
 
 	it('the call beyond it refused with as many calls ahead as the first refusal: it tells nothing', () => {
@@ -137,10 +141,10 @@ describe('RateQuota: a refusal with calls in flight, a candidate quota', () => {
 		expect(quota.delayMs(1150)).toBeGreaterThan(0);
 	});
 
-	it('a known quota stays known when a later refusal could be a limit on calls in flight', () => {
+	it('a known quota explains a later refusal with calls in flight: it stays known', () => {
 		const { quota } = quotaOfFour();
 		for (const seq of [5, 6, 7, 8, 9]) quota.started(seq, 1025);
-		expect(quota.refused(9, tooMany(1000), 4, 10, 1125)).toBe('calls in flight');
+		expect(quota.refused(9, tooMany(1000), 4, 10, 1125)).toBe('quota');
 		for (const seq of [5, 6, 7, 8]) quota.answered(seq, 1125);
 		// A candidate would let a call beyond it start; the known quota does not.
 		expect(quota.delayMs(1125)).toBeGreaterThan(0);

@@ -1,18 +1,27 @@
 import { RateQuota } from '../../nodes/shared/scheduler';
-import { quotaOfFour, served, tooMany } from './quotaPlay';
+import { served, steadyQuotaOfFour, tooMany } from './quotaPlay';
 
 // When the service took each call, as the run reckons it: the window and the margin.
 
 describe('RateQuota: when the service took a call', () => {
-	it('places a slow answer at the answer less the quickest round trip seen', () => {
+	it('places a call at its start plus the quickest answer, or its answer less the quickest round trip if sooner', () => {
 		const quota = new RateQuota();
 		for (const seq of [0, 1, 2]) quota.started(seq, 10_000);
 		quota.answered(1, 10_100); // round trip 100: taken at 10 000
-		quota.answered(0, 10_600); // taken at 10 500 at the latest
+		quota.answered(0, 10_600); // taken by 10 100: its start plus the quickest answer
 		quota.refused(2, tooMany(1000), 0, 3, 10_600);
 		expect(quota.delayMs(10_600)).toBe(10_000 + 1025 - 10_600); // the oldest first
 		quota.started(3, 11_100); // call 1 left the window; call 0 is still in it
-		expect(quota.delayMs(11_100)).toBe(10_500 + 1025 - 11_100);
+		expect(quota.delayMs(11_100)).toBe(10_100 + 1025 - 11_100);
+	});
+
+	it('before any answer, a call in flight counts as in the window', () => {
+		const quota = new RateQuota();
+		quota.announce(2, 1000);
+		for (const seq of [0, 1]) quota.started(seq, 0);
+		expect(quota.delayMs(60_000)).toBe(Infinity);
+		quota.answered(0, 60_100); // a minute out: taken by its answer less that round trip, at 0
+		expect(quota.delayMs(60_100)).toBe(0);
 	});
 
 	it('counts what the service took before the refused call: not later calls, nor a call a whole window old', () => {
@@ -23,12 +32,13 @@ describe('RateQuota: when the service took a call', () => {
 		quota.answered(5, 700);
 		quota.refused(3, tooMany(1000), 0, 6, 1000);
 		quota.started(6, 1000);
-		// A quota of 2 (calls 1 and 2): call 4 in flight and 6 fill it.
-		expect(quota.delayMs(1000)).toBe(Infinity);
+		// A quota of 2 (calls 1 and 2): 4 (in flight, taken by 700: its start plus the quickest
+		// answer, 100) and 6 fill it until 4 leaves the window.
+		expect(quota.delayMs(1000)).toBe(700 + 1025 - 1000);
 	});
 
 	it('a known quota refused anew at its size widens the margin, up to a tenth of the window', () => {
-		const { quota } = quotaOfFour();
+		const quota = steadyQuotaOfFour();
 		let start = 1025;
 		const margins: number[] = [];
 		for (let wave = 1; wave <= 3; wave += 1) {
@@ -43,7 +53,7 @@ describe('RateQuota: when the service took a call', () => {
 	});
 
 	it('the first call started after a wave was read opens a new wave', () => {
-		const { quota } = quotaOfFour(); // calls up to 4 belong to the wave read
+		const quota = steadyQuotaOfFour();
 		quota.started(5, 1025);
 		// Back in 2 s: the window grows to 2 s, calls 0-3 fill it: the quota refused at its size.
 		quota.refused(5, tooMany(2000), 0, 6, 1125);
@@ -51,7 +61,7 @@ describe('RateQuota: when the service took a call', () => {
 	});
 
 	it('a refusal of an old wave read late does not move the wave on', () => {
-		const { quota } = quotaOfFour();
+		const quota = steadyQuotaOfFour();
 		served(quota, [5, 6, 7, 8], 1025, 1125);
 		for (const seq of [9, 10]) quota.started(seq, 1025);
 		quota.refused(9, tooMany(1000), 0, 11, 1125); // a new wave: margin 50
@@ -63,7 +73,7 @@ describe('RateQuota: when the service took a call', () => {
 	});
 
 	it('keeps its margin for a refusal of the same wave, one with fewer calls, or one stating the limit', () => {
-		const { quota } = quotaOfFour();
+		const quota = steadyQuotaOfFour();
 		served(quota, [5, 6, 7, 8], 1025, 1125);
 		quota.started(9, 1025);
 		quota.started(10, 1025);
@@ -72,7 +82,8 @@ describe('RateQuota: when the service took a call', () => {
 		expect(quota.delayMs(1125)).toBe(925);
 		served(quota, [11, 12, 13], 3000, 3100);
 		quota.started(14, 3000);
-		// 3 of 4 went through: the quota goes down to 3, the margin stays (else 975).
+		// 3 of 4 went through (another client took one): the pace goes down to 3, the margin stays
+		// (else 975).
 		quota.refused(14, tooMany(1000), 0, 15, 3100);
 		expect(quota.delayMs(3100)).toBe(925);
 	});
@@ -86,12 +97,11 @@ describe('RateQuota: when the service took a call', () => {
 		expect(quota.delayMs(200_000)).toBe(300_025 - 200_000);
 	});
 
-	it('a call in flight for minutes still counts', () => {
-		const { quota } = quotaOfFour();
-		quota.started(5, 1100); // a slow call, still out
-		served(quota, [6, 7], 200_000, 200_100);
-		quota.started(8, 200_100);
-		// 5, 6, 7 and 8: the quota is full (forgetting call 5 would let a fifth start).
-		expect(quota.delayMs(200_100)).toBe(925);
+	it('a call in flight longer than a window after it was taken no longer counts', () => {
+		const quota = steadyQuotaOfFour();
+		quota.started(5, 1100); // a slow call, still out: taken by 1200
+		served(quota, [6, 7, 8], 1300, 1400);
+		expect(quota.delayMs(1400)).toBe(1200 + 1025 - 1400); // 5, 6, 7 and 8: full
+		expect(quota.delayMs(2225)).toBe(0); // 5 left the window, though it is still out
 	});
 });
