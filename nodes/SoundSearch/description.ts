@@ -92,9 +92,9 @@ export const soundSearchFields: INodeProperties[] = [
 				name: 'maxInFlight',
 				type: 'number',
 				typeOptions: { minValue: 1, maxValue: 500 },
-				default: 96,
+				default: 200,
 				description:
-					'Most calls to the service at once in one run of this node, across all input items and pages. The node works up to it within a few round trips, and by itself lowers its calls in flight or paces its calls to a quota per second or minute when the service answers 429 (rate limited) or refuses connections. Set it to a limit you know your plan has. Taken from the first input item.',
+					"Most calls to the service at once in one run of this node, across all input items and pages: a list starts at once, up to it. When the service answers 429 (rate limited) or refuses connections, the node lowers its calls in flight or paces them to a quota per second or minute, and it paces to a quota the service's RateLimit headers announce before any refusal. What a run learns is kept for the next run with the same credential in this n8n. Set it to a limit you know your plan has. Taken from the first input item.",
 			},
 			maxCreditsOption('run'),
 			{

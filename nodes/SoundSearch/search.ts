@@ -1,7 +1,6 @@
 import {
 	sleep,
 	type ExecutionBaseError,
-	type ICredentialDataDecryptedObject,
 	type IDataObject,
 	type IExecuteFunctions,
 	type IExecutePaginationFunctions,
@@ -19,8 +18,8 @@ import {
 	type SearchInput,
 } from '../shared/input';
 import { count, toSoundItems } from '../shared/output';
-import { SearchRun, type SearchOutcome } from '../shared/run';
-import { searchSender, serviceKeyOf, type SendPage } from '../shared/transport';
+import { SearchRun, serviceKeyOf, type SearchOutcome } from '../shared/run';
+import { searchSender, type SendPage } from '../shared/transport';
 
 // Sound → Search, as n8n runs it: the edge between n8n's contexts and the search run. It reads
 // what n8n holds (parameters, credential, settings) into plain values, runs the searches, and
@@ -37,9 +36,9 @@ export async function searchSounds(this: IExecuteFunctions): Promise<INodeExecut
 		parameter: (name: string, fallback?: unknown) =>
 			this.getNodeParameter(name, itemIndex, fallback),
 	}));
-	const credentials = await this.getCredentials('soundSearchApi', 0);
+	const { baseUrl } = await this.getCredentials('soundSearchApi', 0);
 	const requestOptions = this.getNodeParameter('requestOptions', 0, {}) as IDataObject;
-	const { items: sounds, run } = await searchFrom(this, items, credentials, requestOptions);
+	const { items: sounds, run } = await searchFrom(this, items, baseUrl, requestOptions);
 	this.addExecutionHints(costHint(run));
 	return [sounds];
 }
@@ -55,16 +54,16 @@ export async function searchAsTool(
 		itemIndex: this.getItemIndex(),
 		parameter: (name: string, fallback?: unknown) => this.getNodeParameter(name, fallback),
 	};
-	const credentials = await this.getCredentials('soundSearchApi');
+	const { baseUrl } = await this.getCredentials('soundSearchApi');
 	const requestOptions = this.getNodeParameter('requestOptions', {}) as IDataObject;
-	return (await searchFrom(this, [item], credentials, requestOptions)).items;
+	return (await searchFrom(this, [item], baseUrl, requestOptions)).items;
 }
 
 /** What both entries read of their n8n context besides the items: plain values from here on. */
 async function searchFrom(
 	ctx: IExecuteFunctions | IExecutePaginationFunctions,
 	items: ItemsToSearch['items'],
-	credentials: ICredentialDataDecryptedObject,
+	baseUrl: unknown,
 	requestOptions: IDataObject,
 ) {
 	const node = ctx.getNode();
@@ -72,9 +71,7 @@ async function searchFrom(
 	const cancelSignal = ctx.getExecutionCancelSignal();
 	const send = searchSender(ctx, { ...request.http, abortSignal: cancelSignal });
 	const continueOnFail = ctx.continueOnFail();
-	const { baseUrl, apiKey } = credentials;
-	const serviceKey = (checked: string) => serviceKeyOf(checked, apiKey);
-	const edge = { node, items, baseUrl, serviceKey, request, send, continueOnFail, cancelSignal };
+	const edge = { node, items, baseUrl, request, send, continueOnFail, cancelSignal };
 	return await searchItems(edge);
 }
 
@@ -84,8 +81,6 @@ interface ItemsToSearch {
 	/** Every input item's parameters, in item order. */
 	items: Array<{ itemIndex: number; parameter: Parameters }>;
 	baseUrl: unknown;
-	/** The service's key in what runs learn, for the checked Base URL. */
-	serviceKey: (baseUrl: string) => string;
 	request: RequestSettings;
 	send: SendPage;
 	continueOnFail: boolean;
@@ -118,7 +113,7 @@ async function searchItems(
 	const run = new SearchRun({
 		...{ maxInFlight, rateLimitWait, maxCredits, per: 'run', total: read.length },
 		...{ stopOnFailure: !continueOnFail, baseUrl: searching.baseUrl, send: edge.send },
-		serviceKey: edge.serviceKey(searching.baseUrl),
+		serviceKey: serviceKeyOf(node, searching.baseUrl),
 		cancelSignal: edge.cancelSignal,
 	});
 	const outcomes: Array<Promise<SearchOutcome>> = [];

@@ -1,7 +1,7 @@
 import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { checkBaseUrl, type SearchInput } from '../shared/input';
-import { SearchRun, type CreditTally } from '../shared/run';
-import { searchSender, serviceKeyOf, type SearchPage } from '../shared/transport';
+import { SearchRun, serviceKeyOf, type CreditTally } from '../shared/run';
+import { searchSender, type SearchPage } from '../shared/transport';
 import { readTriggerInput } from './triggerInput';
 import { simplifyTrendItem, trendItems } from './trendItems';
 import { TrendState } from './trendState';
@@ -40,7 +40,7 @@ export async function pollTrends(this: IPollFunctions): Promise<INodeExecutionDa
 	// nothing, so it does not search.
 	const testRising = manual && rules.event === 'risingSound';
 	if (testRising && !hadHistory) return [[manualNotice(false, rules.growthWindowHours, NO_COST)]];
-	const service = { baseUrl, serviceKey: serviceKeyOf(baseUrl, credentials.apiKey) };
+	const service = { baseUrl, serviceKey: serviceKeyOf(this.getNode(), baseUrl) };
 	const { pages, cost } = await searchAll(this, input.searches, service);
 
 	const items = trendItems(state, input.searches, pages, rules, now);

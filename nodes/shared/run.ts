@@ -1,4 +1,4 @@
-import { sleep, type ExecutionBaseError } from 'n8n-workflow';
+import { sleep, type ExecutionBaseError, type INode } from 'n8n-workflow';
 import { PLATFORMS } from './description';
 import {
 	RunStopped,
@@ -20,10 +20,11 @@ import type { SearchAnswer, SearchPage, SendPage } from './transport';
 // by the node for that run and gone with it.
 
 /**
- * What runs learned of each service's limits, by service (serviceKey: Base URL and API key,
- * hashed), in this n8n process: a later run starts at the pace an earlier one found, so a scheduled
- * list pays first contact once. Gone with the process; each queue-mode worker learns for itself.
- * A changed plan shows in the next run: a lower limit by its refusals, a higher one by its tries.
+ * What runs learned of each service's limits, by service (serviceKeyOf: the credential and its
+ * Base URL), in this n8n process: a later run starts at the pace an earlier one found, so a
+ * scheduled list pays first contact once. Gone with the process; each queue-mode worker learns for
+ * itself. A changed plan shows in the next run: a lower limit by its refusals, a higher one by its
+ * tries. It holds no key: the credential is known by its id.
  */
 export const learnedByService = new Map<string, Learned>();
 /** Services remembered at most (the least recently searched is forgotten first). */
@@ -44,7 +45,7 @@ export interface RunSettings {
 	total: number;
 	/** The credential's Base URL, checked. */
 	baseUrl: string;
-	/** The service, as its memory knows it: a hash of Base URL and API key, never the key. */
+	/** The service, as what runs learned knows it (serviceKeyOf). */
 	serviceKey: string;
 	send: SendPage;
 	/** The execution's cancel signal: no new call starts once it fires. */
@@ -154,6 +155,12 @@ export class SearchRun {
 		if (error instanceof RunStopped) return true;
 		return this.scheduler.isStopped && this.stoppedBy !== at.itemIndex;
 	}
+}
+
+/** The service a node's credential searches: the credential (by id, never its key) and Base URL. */
+export function serviceKeyOf(node: INode, baseUrl: string): string {
+	const credential = node.credentials?.soundSearchApi;
+	return JSON.stringify([credential?.id ?? credential?.name ?? null, baseUrl]);
 }
 
 /** Everything that decides which calls a search makes; output shape and run-wide settings don't. */

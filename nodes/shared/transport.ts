@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type {
 	IAllExecuteFunctions,
 	IDataObject,
@@ -62,13 +61,6 @@ export function searchSender(
 		}
 		return readAnswer(at, response);
 	};
-}
-
-/** The service a credential searches, for what runs learn of it: a hash, never the key itself. */
-export function serviceKeyOf(baseUrl: string, apiKey: unknown): string {
-	return createHash('sha256')
-		.update(`${baseUrl}\n${String(apiKey)}`)
-		.digest('hex');
 }
 
 /** One HTTP answer (any status) as a SearchAnswer; a 2xx that is not a page is a clear error. */

@@ -2,33 +2,45 @@
 
 // A keyword list against a request quota in a real n8n (the packed package, run through the REST
 // API the editor uses): what the engine layer proves of the scheduler, here with n8n's own
-// request path, timing and concurrency. The quota is the service's, and the service's reset
-// before each test lifts it again.
+// request path, timing and concurrency, and n8n's own process keeping what a run learned for the
+// next run. The quota is the service's, and the service's reset before each test lifts it again.
+
+/**
+ * Runs the 200-keyword workflow against 10 calls a second; returns the calls refused.
+ * @param {import('../scenario').E2eScenario} scenario
+ */
+async function listAtQuota(scenario) {
+	await scenario.service.reset();
+	await scenario.service.setQuota({ limit: 10, windowMs: 1000 });
+	const started = Date.now();
+	const { status, items } = await scenario.run('200-keywords');
+	const seconds = (Date.now() - started) / 1000;
+
+	expect(status).toBe('success');
+	const { totals, quota } = await scenario.service.ledger();
+	const requests = await scenario.ledger();
+	const paid = requests.filter((r) => r.status === 200);
+	process.stderr.write(
+		`[e2e] 200 keywords at 10/s: ${requests.length} requests, ${quota.refused} answered 429, ${seconds.toFixed(1)} s (ideal 20 s)\n`,
+	);
+	const keywords = Array.from({ length: 200 }, (_, index) => `quota ${index}`);
+	expect(paid.map((r) => r.q).sort()).toEqual(keywords.sort());
+	expect(totals.creditsCharged).toBe(200);
+	expect(requests.filter((r) => r.status === 429).every((r) => r.credits === 0)).toBe(true);
+	const sounds = items('Sound Search');
+	expect(sounds).toHaveLength(400);
+	expect(sounds.every((s) => s.creditsCharged === 1)).toBe(true);
+	return quota.refused;
+}
 
 /** @param {import('../scenario').E2eScenario} scenario (started) */
 function rateLimits(scenario) {
-	test('200 keywords against 10 calls per second the node is not told: every sound, exact credits, few refusals', async () => {
-		await scenario.service.setQuota({ limit: 10, windowMs: 1000 });
-		const started = Date.now();
-		const { status, items } = await scenario.run('200-keywords');
-		const seconds = (Date.now() - started) / 1000;
-
-		expect(status).toBe('success');
-		const { totals, quota } = await scenario.service.ledger();
-		const requests = await scenario.ledger();
-		const paid = requests.filter((r) => r.status === 200);
-		process.stderr.write(
-			`[e2e] 200 keywords at 10/s: ${requests.length} requests, ${quota.refused} answered 429, ${seconds.toFixed(1)} s (ideal 20 s)\n`,
-		);
-		const keywords = Array.from({ length: 200 }, (_, index) => `quota ${index}`);
-		expect(paid.map((r) => r.q).sort()).toEqual(keywords.sort());
-		expect(totals.creditsCharged).toBe(200);
-		expect(requests.filter((r) => r.status === 429).every((r) => r.credits === 0)).toBe(true);
-		// One overshoot while the node finds the quota; a wave each second would be hundreds.
-		expect(quota.refused).toBeLessThanOrEqual(20);
-		const sounds = items('Sound Search');
-		expect(sounds).toHaveLength(400);
-		expect(sounds.every((s) => s.creditsCharged === 1)).toBe(true);
+	test('200 keywords against 10 calls per second the node is not told: one burst refused at first contact, almost none in the next run', async () => {
+		// First contact: the list starts at once, the quota refuses what is over it (free), once,
+		// and one try of twice the quota; a wave each second would be hundreds.
+		expect(await listAtQuota(scenario)).toBeLessThanOrEqual(200 + 10);
+		// The same n8n, the same service and key: the run starts at the pace the first one found.
+		expect(await listAtQuota(scenario)).toBeLessThanOrEqual(4);
 	});
 }
 
