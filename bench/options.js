@@ -43,13 +43,31 @@ const SIZES = {
 			rounds: 3,
 			sweepUnlimited: [16, 32, 64, 96, 128, 256],
 			sweepCapped: [16, 64, 96, 128],
+			slowCapped: 200,
 		},
-		{ sizes: [20, 40], big: 40, rounds: 1, sweepUnlimited: [16, 96], sweepCapped: [16] },
+		{
+			sizes: [20, 40],
+			big: 40,
+			rounds: 1,
+			sweepUnlimited: [16, 96],
+			sweepCapped: [16],
+			slowCapped: 40,
+		},
 	],
-	// phases/quotas.js: list sizes at 10/s, and the list at the per-minute quota (--smoke: 20/10s).
+	// phases/quotas.js: the node's list sizes at 10/s and at the per-minute quota (--smoke: 20/10s),
+	// first contact, later run and with headers; phases/flood.js: flooded runs at 10/s. The later
+	// run and the one with headers at the per-minute quota are 2 windows (60 s), not 4: time.
 	quotas: [
-		{ perSecond: [200, 1000], perWindow: 200 },
-		{ perSecond: [20, 40], perWindow: 40 },
+		{
+			perSecond: { first: 200, later: 1000, headers: 200 },
+			perWindow: { first: 200, later: 120, headers: 120 },
+			flood: { runs: 10, keywords: 200 },
+		},
+		{
+			perSecond: { first: 20, later: 40, headers: 20 },
+			perWindow: { first: 40, later: 20, headers: 20 },
+			flood: { runs: 2, keywords: 20 },
+		},
 	],
 };
 
