@@ -200,23 +200,23 @@ const keywordsHttp = (cred, url, limit, batch) => [
  * kept as an answer (Never Error) so that the flood completes.
  */
 function slotWorkflows(scale, slots) {
-	const flood = (ms) => {
+	const flood = (role) => {
 		const options = { response: { response: { neverError: true } } };
 		const request = httpRequestNode(
-			slots[C.slot.flood(ms)],
+			slots[C.slot.flood(role)],
 			scale,
 			KEYWORD,
 			KEYLISTS.LIMIT,
 			options,
 		);
-		return [C.floodWorkflowOf(ms), [splitKeywords, request]];
+		return [C.floodWorkflowOf(role), [splitKeywords, request]];
 	};
 	return [
 		...SCALE_SLOTS.map(({ name, options }) => [
 			C.nodeWorkflowOf(name),
 			keywords(slots[name], KEYLISTS.LIMIT, options),
 		]),
-		...C.LATENCIES_MS.map(flood),
+		...C.LATENCY_ROLES.map(flood),
 	];
 }
 

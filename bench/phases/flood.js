@@ -12,7 +12,7 @@ const { setTimeout: sleep } = require('node:timers/promises');
 const { callWebhook } = require('../client');
 const { assert, ledgerSummary, webhookUrl } = require('./common');
 const { QUOTAS, quotaName, quotaService, listRun } = require('./quotaRun');
-const { slot, floodWorkflowOf, LATENCIES_MS } = require('../contacts');
+const { slot, floodWorkflowOf, latenciesOf } = require('../contacts');
 
 /** Calls the flood sends at once: 4 × the quota, so that most are refused. */
 const FLOOD_CALLS = 40;
@@ -30,26 +30,28 @@ async function arrived(service, calls) {
 }
 
 /** One flood, then the node's list on the flood slot; the node's calls only. */
-async function floodRun(ctx, latencyMs, keywords) {
+async function floodRun(ctx, [role, latencyMs], keywords) {
 	const quota = QUOTAS.perSecond;
 	await quotaService(ctx, quota, latencyMs);
 	const burst = Array.from({ length: FLOOD_CALLS }, (_, i) => `flood kw ${i}`);
-	const url = webhookUrl(ctx, floodWorkflowOf(latencyMs));
+	const url = webhookUrl(ctx, floodWorkflowOf(role));
 	const answer = callWebhook(url, { method: 'POST', body: { keywords: burst } });
 	const flood = await arrived(ctx.scale, FLOOD_CALLS);
-	const setup = { slot: slot.flood(latencyMs), role: 'flood', latencyMs };
+	const refused = flood.outcomes.rate_limited ?? 0;
+	ctx.log(`quotas: flood: ${flood.calls} calls in at ${latencyMs} ms, ${refused} refused`);
+	const setup = { slot: slot.flood(role), role: 'flood', latencyMs };
 	const run = await listRun(ctx, quota, setup, keywords, flood.lastSeq);
 	const { status } = await answer;
 	assert(status === 200, `flood: its workflow answered ${status}`);
-	return { ...run, flood: { calls: flood.calls, refused: flood.outcomes.rate_limited ?? 0 } };
+	return { ...run, flood: { calls: flood.calls, refused } };
 }
 
 /** `plan.runs` flooded runs of `plan.keywords` keywords at each latency. */
 async function floodPhase(ctx, plan) {
 	const runs = [];
-	for (const latencyMs of LATENCIES_MS)
+	for (const latency of latenciesOf(ctx.options))
 		for (let i = 1; i <= plan.runs; i++)
-			runs.push({ run: i, ...(await floodRun(ctx, latencyMs, plan.keywords)) });
+			runs.push({ run: i, ...(await floodRun(ctx, latency, plan.keywords)) });
 	return { quota: quotaName(QUOTAS.perSecond), burst: FLOOD_CALLS, runs };
 }
 

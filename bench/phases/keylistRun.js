@@ -10,7 +10,7 @@ const { callWebhook } = require('../client');
 const { foreignCpuMeter } = require('../system');
 const { assert, ledgerSummary, resetScale, webhookUrl, n8nCpuSeconds } = require('./common');
 const { expectedKeywordItems } = require('./keywords');
-const { nodeWorkflowOf } = require('../contacts');
+const { nodeWorkflowOf, CONTACT } = require('../contacts');
 const { KEYLISTS, PACKAGE_NAME } = require('../workflows');
 
 /**
@@ -55,7 +55,7 @@ async function keylistRun(ctx, part, setup, size) {
 	};
 	const service = `${capacity ? `capped ${capacity}, ` : ''}${latencyMs} ms`;
 	ctx.log(
-		`keylists: ${part}: ${key} ${size} (${service}${contact ? `, ${contact} contact` : ''}): ${r.status} in ${(r.ms / 1000).toFixed(1)} s, ${run.items} items, ${calls} calls, ${run.rateLimited} x 429`,
+		`keylists: ${part}: ${key} ${size} (${service}${contact ? `, ${CONTACT[contact]}` : ''}): ${r.status} in ${(r.ms / 1000).toFixed(1)} s, ${run.items} items, ${calls} calls, ${run.rateLimited} x 429`,
 	);
 	return run;
 }

@@ -15,7 +15,7 @@
 
 const { rotate } = require('./common');
 const { keylistRun, complete, installedDefault } = require('./keylistRun');
-const { slot, LATENCIES_MS, SLOW_LATENCY_MS } = require('../contacts');
+const { slot, latenciesOf } = require('../contacts');
 const { KEYLISTS } = require('../workflows');
 const { foreignCpuMeter } = require('../system');
 
@@ -27,9 +27,9 @@ const SCALE_SERVICE = { cacheSeconds: 0, latencyMs: LATENCY_MS };
  * Part 1, at one latency: one warm-up run of each (HTTP Request first, so that the node's, its
  * first contact, counts too: round 0), then interleaved rounds of node and HTTP Request.
  */
-async function compareRuns(ctx, plan, latencyMs) {
+async function compareRuns(ctx, plan, [role, latencyMs]) {
 	const setups = {
-		node: { slot: slot.compare(latencyMs), latencyMs },
+		node: { slot: slot.compare(role), latencyMs },
 		http: { key: 'keylist-http', latencyMs },
 	};
 	const runs = [];
@@ -80,29 +80,26 @@ async function cappedRuns(ctx, plan) {
  * waves of the capacity, each one latency long.
  */
 async function slowCappedRuns(ctx, plan) {
-	const setup = {
-		slot: slot.capped(SLOW_CAPACITY),
-		capacity: SLOW_CAPACITY,
-		latencyMs: SLOW_LATENCY_MS,
-	};
+	const latencyMs = ctx.options.slowLatencyMs;
+	const setup = { slot: slot.capped(SLOW_CAPACITY), capacity: SLOW_CAPACITY, latencyMs };
 	const runs = [];
 	for (const part of ['first contact', 'later run']) {
 		const run = await keylistRun(ctx, `capped ${SLOW_CAPACITY}, ${part}`, setup, plan.slowCapped);
 		runs.push(complete(run));
 	}
-	const idealMs = Math.ceil(plan.slowCapped / SLOW_CAPACITY) * SLOW_LATENCY_MS;
-	const setting = { capacity: SLOW_CAPACITY, latencyMs: SLOW_LATENCY_MS };
-	return { ...setting, keywords: plan.slowCapped, idealMs, runs };
+	const idealMs = Math.ceil(plan.slowCapped / SLOW_CAPACITY) * latencyMs;
+	return { capacity: SLOW_CAPACITY, latencyMs, keywords: plan.slowCapped, idealMs, runs };
 }
 
 async function keywordScalePhase(ctx) {
 	const plan = ctx.options.keylists;
+	const latencies = latenciesOf(ctx.options);
 	ctx.log(
-		`keylists: ${plan.sizes.join(', ')} keywords x ${plan.rounds} at ${LATENCIES_MS.join(' and ')} ms, Max Calls in Flight, capped services`,
+		`keylists: ${plan.sizes.join(', ')} keywords x ${plan.rounds} at ${latencies.map(([, ms]) => ms).join(' and ')} ms, Max Calls in Flight, capped services`,
 	);
 	const meter = foreignCpuMeter();
 	const compare = [];
-	for (const latencyMs of LATENCIES_MS) compare.push(...(await compareRuns(ctx, plan, latencyMs)));
+	for (const latency of latencies) compare.push(...(await compareRuns(ctx, plan, latency)));
 	const [sweep, capped, slowCapped] = [
 		await sweepRuns(ctx, plan),
 		await cappedRuns(ctx, plan),
@@ -115,7 +112,7 @@ async function keywordScalePhase(ctx) {
 	const defaultMaxInFlight = installedDefault(ctx.folder);
 	return {
 		...setup,
-		latencies: LATENCIES_MS,
+		latencies: latencies.map(([, ms]) => ms),
 		batchIntervals: BATCH_INTERVALS_MS,
 		idealMs,
 		rounds: plan.rounds,

@@ -8,7 +8,7 @@ const { callWebhook } = require('../client');
 const { foreignCpuMeter } = require('../system');
 const { ledgerSummary, resetScale, webhookUrl } = require('./common');
 const { expectedKeywordItems } = require('./keywords');
-const { nodeWorkflowOf } = require('../contacts');
+const { nodeWorkflowOf, CONTACT } = require('../contacts');
 
 /** The quotas and hand-tuned batch intervals; workflows.js builds a batched workflow per pair. */
 const QUOTAS = {
@@ -16,7 +16,7 @@ const QUOTAS = {
 	perSecond: { limit: 10, windowMs: 1000, batchIntervalsMs: [1000, 1100, 1250] },
 	perMinute: { limit: 60, windowMs: 60_000, batchIntervalsMs: [60_000, 61_000] },
 	// --smoke: a "per-minute" quota on a short window, so that it runs in seconds.
-	smokeWindow: { limit: 20, windowMs: 10_000, batchIntervalsMs: [10_000] },
+	smokeWindow: { limit: 20, windowMs: 5000, batchIntervalsMs: [5000] },
 };
 // Keyword-list workflows take POST: their keys start with `key` (workflows.js).
 const batchKey = (quota, interval) => `keylist-http-quota-${quota.limit}-${interval}`;
@@ -73,7 +73,7 @@ async function listRun(ctx, quota, setup, size, since = 0) {
 		refused,
 		credits,
 	};
-	const how = [`${latencyMs} ms`, setup.headers && 'headers', contact && `${contact} contact`];
+	const how = [`${latencyMs} ms`, setup.headers && 'headers', contact && CONTACT[contact]];
 	ctx.log(
 		`quotas: ${run.quota} ${key} ${size} (${how.filter(Boolean).join(', ')}): ${r.status} in ${(r.ms / 1000).toFixed(1)} s, ${run.items}/${run.expected} items, ${calls} calls, ${refused} x 429, ${credits} credits`,
 	);

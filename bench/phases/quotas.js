@@ -14,10 +14,10 @@
 const { foreignCpuMeter } = require('../system');
 const { QUOTAS, batchKey, quotaName, quotaRun } = require('./quotaRun');
 const { floodPhase } = require('./flood');
-const { slot, LATENCIES_MS, BASE_LATENCY_MS } = require('../contacts');
+const { slot, latenciesOf, BASE_LATENCY_MS } = require('../contacts');
 
 /** The node's first contact, a later run, first contact with headers; at one latency. */
-async function nodeRuns(ctx, quota, kind, sizes, latencyMs) {
+async function nodeRuns(ctx, quota, kind, sizes, [latencyRole, latencyMs]) {
 	const runs = [];
 	const cases = [
 		['first', sizes.first, false],
@@ -25,7 +25,8 @@ async function nodeRuns(ctx, quota, kind, sizes, latencyMs) {
 		['headers', sizes.headers, true],
 	];
 	for (const [role, size, headers] of cases) {
-		const setup = { slot: slot.quota(kind, latencyMs, headers), role, latencyMs, headers };
+		const name = slot.quota(kind, latencyRole, headers);
+		const setup = { slot: name, role, latencyMs, headers };
 		runs.push(await quotaRun(ctx, quota, setup, size));
 	}
 	return runs;
@@ -48,24 +49,25 @@ async function httpRuns(ctx, quota, size) {
 /** Every run against one quota: the node at each latency, HTTP Request at 150 ms. */
 async function variants(ctx, quota, kind, sizes) {
 	const node = [];
-	for (const latencyMs of LATENCIES_MS)
-		node.push(...(await nodeRuns(ctx, quota, kind, sizes, latencyMs)));
+	for (const latency of latenciesOf(ctx.options))
+		node.push(...(await nodeRuns(ctx, quota, kind, sizes, latency)));
 	return { quota: quotaName(quota), kind, node, ...(await httpRuns(ctx, quota, sizes.first)) };
 }
 
 async function quotaPhase(ctx) {
 	const plan = ctx.options.quotas;
 	const perWindow = ctx.options.smoke ? QUOTAS.smokeWindow : QUOTAS.perMinute;
+	const latencies = latenciesOf(ctx.options).map(([, ms]) => ms);
 	const sizes = (k) => Object.entries(plan[k]).map(([role, n]) => `${role} ${n}`);
 	ctx.log(
-		`quotas: 10/s (${sizes('perSecond').join(', ')}), a per-window quota (${sizes('perWindow').join(', ')}), at ${LATENCIES_MS.join(' and ')} ms`,
+		`quotas: 10/s (${sizes('perSecond').join(', ')}), a per-window quota (${sizes('perWindow').join(', ')}), at ${latencies.join(' and ')} ms`,
 	);
 	const cpu = foreignCpuMeter();
 	const perSecond = await variants(ctx, QUOTAS.perSecond, 'second', plan.perSecond);
 	const window = await variants(ctx, perWindow, 'window', plan.perWindow);
 	const flood = await floodPhase(ctx, plan.flood);
 	await ctx.scale.reset();
-	const result = { limit: QUOTAS.LIMIT, latencies: LATENCIES_MS, perSecond, perWindow: window };
+	const result = { limit: QUOTAS.LIMIT, latencies, perSecond, perWindow: window };
 	return { ...result, flood, cpu: cpu.stop() };
 }
 

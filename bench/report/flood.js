@@ -5,6 +5,7 @@
 const { median } = require('../stats');
 const { f1, int, pct, latency, table } = require('./format');
 const { throughput, ok, secs, see, TARGET } = require('./quotas');
+const { CONTACT } = require('../contacts');
 
 /** Issue 30: right after another client flooded the quota, no run below this share of it. */
 const LOWEST = 0.8;
@@ -36,7 +37,7 @@ function floodSection(f) {
 	const rows = f.runs.map((r) => [
 		latency(r.latencyMs),
 		String(r.run),
-		`${r.contact} contact`,
+		CONTACT[r.contact],
 		ok(r) ? 'complete' : `failed (${r.status})`,
 		secs(r.ms),
 		secs(r.idealMs),
@@ -48,7 +49,7 @@ function floodSection(f) {
 	const cols =
 		'latency | run | node | outcome | s | ideal s | share of quota | node: refused calls | credits | burst: refused calls';
 	return [
-		`**Flooded quota.** Before each run, an HTTP Request workflow on the same API key and service sent ${f.burst} requests at once against the ${f.quota} quota (Never Error, so that it completes with most of them refused), and the node's list started as soon as the whole burst had reached the service: not when its answers were back, which at 2 s per answer is after its 1 s window has passed. The node ran on its own key (its first run there its first contact); refused calls and credits are the node's own, counted after the burst.`,
+		`**Flooded quota.** Before each run, an HTTP Request workflow on the same API key and service sent ${f.burst} requests at once against the ${f.quota} quota (Never Error, so that it completes with most of them refused), and the node's list started as soon as the whole burst had reached the service: not when its answers were back, which at a latency of a second or more is when the burst's 1 s window has passed and the quota is free again. The node ran on the flood's key, which no other case used (its first run there its first contact); refused calls and credits are the node's own, counted after the burst.`,
 		table(cols.split(' | '), rows),
 	].join('\n\n');
 }

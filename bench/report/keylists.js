@@ -5,6 +5,7 @@
 
 const { f1, f2, int, pct, latency, table } = require('./format');
 const { compareVerdicts, compareTable } = require('./keylistCompare');
+const { CONTACT } = require('../contacts');
 
 const TARGET = { throughput: 0.8, rateLimitedShare: 0.1, slowThroughput: 0.9 };
 const ANCHOR = '#6-keyword-lists-at-service-scale';
@@ -83,7 +84,7 @@ function slowCappedVerdict(s) {
 
 function slowCappedTable(s) {
 	const rows = s.runs.map((r) => [
-		r.contact === 'first' ? 'first contact' : 'later run',
+		CONTACT[r.contact],
 		secs(r.ms),
 		secs(s.idealMs),
 		`**${pct(ofCapacity(s, r))}**`,

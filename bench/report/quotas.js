@@ -4,6 +4,7 @@
 // flooded quota: flood.js.
 
 const { f1, int, pct, latency, table } = require('./format');
+const { CONTACT } = require('../contacts');
 
 /**
  * Issue 30: 90 % of the quota; refused calls at most one burst at first contact (one window's
@@ -25,16 +26,17 @@ const CASES = {
 };
 /** What a node run was: its case, and its contact when that is not the case's own. */
 const caseOf = (run) =>
-	run.role === 'flood' ? `${CASES.flood} (${run.contact} contact)` : CASES[run.role];
+	run.role === 'flood' ? `${CASES.flood} (${CONTACT[run.contact]})` : CASES[run.role];
 
-/** Why a run missed a target, from its own figures. */
+/** Why a run missed a target, from its own figures and what the node was told. */
 function why(run) {
 	const refused = `${int(run.refused)} of ${int(run.calls)} calls refused`;
-	const first =
-		run.contact === 'first'
+	const told = run.headers
+		? `; the service announced the quota (${run.quota}) in RateLimit-* headers on every answer, the first included`
+		: run.contact === 'first'
 			? `; at first contact the node is not told the quota: what it starts before the first refusal comes back is refused (${run.quota})`
 			: '';
-	return `${refused}${first}; other processes used ${f1(run.foreignCores)} cores ${see}`;
+	return `${refused}${told}; other processes used ${f1(run.foreignCores)} cores ${see}`;
 }
 
 const missedBy = (by, run) => `missed by ${by}: ${why(run)}`;
