@@ -16,7 +16,7 @@ const QUOTAS = {
 	perSecond: { limit: 10, windowMs: 1000, batchIntervalsMs: [1000, 1100, 1250] },
 	perMinute: { limit: 60, windowMs: 60_000, batchIntervalsMs: [60_000, 61_000] },
 	// --smoke: a "per-minute" quota on a short window, so that it runs in seconds.
-	smokeWindow: { limit: 20, windowMs: 5000, batchIntervalsMs: [5000] },
+	smokeWindow: { limit: 20, windowMs: 2000, batchIntervalsMs: [2000] },
 };
 // Keyword-list workflows take POST: their keys start with `key` (workflows.js).
 const batchKey = (quota, interval) => `keylist-http-quota-${quota.limit}-${interval}`;
