@@ -71,7 +71,7 @@ const CONTACT = { first: 'first contact', later: 'later run' };
 
 /**
  * Tells, for each node run, whether it is the first on its slot in this n8n ('first') or not
- * ('later'), and counts it.
+ * ('later'), and records it.
  */
 function contactLog() {
 	const seen = new Set();
