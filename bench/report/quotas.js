@@ -54,7 +54,7 @@ function refusedTarget(run) {
 	}
 	const most = run.role === 'headers' ? TARGET.headersRefused : run.quotaLimit;
 	const text = run.role === 'headers' ? 'none' : `≤ one burst (${int(most)} calls, the quota)`;
-	return { text, over: run.refused > most && `${int(run.refused - most)} calls` };
+	return { text, over: run.refused > most && `${int(run.refused - most)} call(s)` };
 }
 
 /** Two rows per node run: share of the quota, then refused calls and credits. */
