@@ -11,13 +11,14 @@ const { table, blocks } = require('./report/format');
 const A = require('./report/analyse');
 const { TARGET_PER_PAGE_MS } = require('./report/targets');
 const { intro, conditionsOf, conditions, machineSection } = require('./report/header');
-const { verdicts } = require('./report/summary');
+const { verdicts, keywordListCredits } = require('./report/summary');
 const { timeSection, whySection } = require('./report/time');
 const { scaleSection } = require('./report/scale');
 const { creditsSection, keywordsSection } = require('./report/keywords');
 const { profileSection } = require('./report/profile');
 const { keywordScaleSection } = require('./report/keylists');
 const { quotaSection, quotaVerdicts } = require('./report/quotas');
+const { floodSection, floodVerdicts } = require('./report/flood');
 const { rawSection } = require('./report/raw');
 
 function render(results) {
@@ -29,7 +30,10 @@ function render(results) {
 	const c = conditionsOf(results);
 	const rows = [
 		...verdicts(results, t, s, m),
-		...(phases.quotas ? quotaVerdicts(phases.quotas) : []),
+		...(phases.quotas
+			? [...quotaVerdicts(phases.quotas), ...floodVerdicts(phases.quotas.flood)]
+			: []),
+		...keywordListCredits(phases),
 	];
 	const summary = rows.map((x) => [
 		x.target,
@@ -49,7 +53,7 @@ function render(results) {
 		phases.keywords ? keywordsSection(results, p) : '',
 		p ? profileSection(results, p) : '',
 		phases.keylists ? keywordScaleSection(phases.keylists) : '',
-		phases.quotas ? quotaSection(phases.quotas) : '',
+		phases.quotas ? [quotaSection(phases.quotas), floodSection(phases.quotas.flood)] : '',
 		rawSection(results, t),
 	);
 	return `${text.replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;

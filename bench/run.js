@@ -14,6 +14,7 @@ const setup = require('./setup');
 const { readOptions, CACHE, USAGE } = require('./options');
 const system = require('./system');
 const { closeClients } = require('./client');
+const { contactLog } = require('./contacts');
 const { writeReport } = require('./report');
 const { inspectorSession } = require('./profile');
 const { timePhase, scalePhase, scaleQuery } = require('./phases/time');
@@ -83,6 +84,7 @@ async function start(options, deadline) {
 		pageSize: PAGE_SIZE,
 		pagesQuery: PAGES_QUERY,
 		resetTiming,
+		contact: contactLog(),
 	};
 	return { ctx, startSeconds };
 }

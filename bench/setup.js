@@ -12,6 +12,7 @@ const { startReferenceService } = require('../test/harness/referenceService');
 const { REPO_ROOT } = require('../test/harness/packageTarball');
 const workflows = require('./workflows');
 const { SCALE_SERVICE } = require('./phases/keylists');
+const { keyOf } = require('./contacts');
 
 const API_KEY = 'bench-key';
 const SERVICES = ['timing', 'billing', 'scale'];
@@ -19,28 +20,38 @@ const SERVICES = ['timing', 'billing', 'scale'];
 /**
  * The three reference services: timing (cache off: every page a fresh, charged reading for every
  * variant, so that no variant gets cache hits another made), billing (the default 60 s cache),
- * scale (keyword lists: cache off, 150 ms per answer). Each is stored in `into` as soon as it
+ * scale (keyword lists: cache off, 150 ms per answer; besides the benchmark's key, one key per slot
+ * of contacts.js). Each is stored in `into` as soon as it
  * runs, so that cleanup finds it.
  */
 async function startServices(into) {
 	const pages = { keys: [API_KEY], maxPageSize: 50, defaultPageSize: 20 };
 	into.timing = await startReferenceService({ ...pages, cacheSeconds: 0 });
 	into.billing = await startReferenceService({ ...pages, cacheSeconds: 60 });
-	into.scale = await startReferenceService({ keys: [API_KEY], ...SCALE_SERVICE });
+	const keys = [API_KEY, ...workflows.SCALE_SLOTS.map(({ name }) => keyOf(name))];
+	into.scale = await startReferenceService({ keys, ...SCALE_SERVICE });
+}
+
+/** The credential pairs of the services, and of the scale service's slots (contacts.js). */
+function credentials(services) {
+	const pair = (tag, serviceUrl, apiKey = API_KEY) =>
+		workflows.credentialsFor({ serviceUrl, apiKey, tag });
+	const creds = Object.fromEntries(SERVICES.map((tag) => [tag, pair(tag, services[tag].url)]));
+	const slots = workflows.SCALE_SLOTS.map(({ name }) => [
+		name,
+		pair(`scale ${name}`, services.scale.url, keyOf(name)),
+	]);
+	return { ...creds, slots: Object.fromEntries(slots) };
 }
 
 /** A fresh user folder with the package, the credentials and all workflows imported. */
 async function prepareN8nFolder(tarball, services, { pagesQuery, pagesPageSize }) {
 	const folder = await n8n.createN8nUserFolder({ packageTarball: tarball });
-	const creds = Object.fromEntries(
-		SERVICES.map((tag) => [
-			tag,
-			workflows.credentialsFor({ serviceUrl: services[tag].url, apiKey: API_KEY, tag }),
-		]),
-	);
+	const creds = credentials(services);
+	const pairs = [...SERVICES.map((tag) => creds[tag]), ...Object.values(creds.slots)];
 	await n8n.importCredentials(
 		folder,
-		Object.values(creds).flatMap((c) => [c.soundSearch, c.headerAuth]),
+		pairs.flatMap((c) => [c.soundSearch, c.headerAuth]),
 	);
 	const urls = {
 		timing: services.timing.url,

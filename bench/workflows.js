@@ -3,13 +3,15 @@
 // The workflows the benchmark imports into n8n, and their credentials. Each starts with a
 // production Webhook and answers with the first item of its last node: a Summarize item that
 // counts the sounds (and distinct sound ids) that came out, small and the same for every variant,
-// which the benchmark checks after every run. The Return All variants:
+// which the benchmark checks after every run (the flood of phases/flood.js answers with its first
+// HTTP Request item instead: most of its calls are refused). The Return All variants:
 //   node    Webhook -> Sound Search (Return All) -> Summarize
 //   http    Webhook -> HTTP Request (pagination on nextCursor) -> Split Out (data.items) -> Summarize
 //   noop    Webhook -> No Operation (n8n's own floor: webhook and execution, no work)
 
 const crypto = require('node:crypto');
-const { QUOTAS, batchKey } = require('./phases/quotas');
+const { QUOTAS, batchKey } = require('./phases/quotaRun');
+const C = require('./contacts');
 const { n8nId } = require('../test/harness/n8n/cli');
 
 const PACKAGE_NAME = 'n8n-nodes-sound-search';
@@ -20,8 +22,10 @@ const WEBHOOK_VERSION = 2;
 /** Keyword lists at service scale (phases/keylists.js). */
 const KEYLISTS = {
 	LIMIT: 10,
-	LATENCY_MS: 150,
+	LATENCY_MS: C.BASE_LATENCY_MS,
 	CAPACITY: 4,
+	// Issue 30: a service capped at this many calls in flight, at the slow latency (contacts.js).
+	SLOW_CAPACITY: 20,
 	// 96 beside the powers of two: about the most calls n8n had in flight at once with every
 	// item's request started together (HTTP Request untuned), and about the largest bound whose
 	// first contact (bound - 4 refused calls) keeps 429s within 10 % of 1,000 keywords.
@@ -31,6 +35,8 @@ const KEYLISTS = {
 	// batches and one 429 fails the run. Tried in order until one completes.
 	BATCH_INTERVALS_MS: [180, 250],
 };
+/** The scale service's slots (contacts.js): one API key and credential pair each. */
+const SCALE_SLOTS = C.slotsFor(KEYLISTS.SWEEP, [KEYLISTS.CAPACITY, KEYLISTS.SLOW_CAPACITY]);
 
 /** Production runs not stored (see BENCHMARKS.md, Method), v1 order. */
 const SETTINGS = {
@@ -113,7 +119,14 @@ const PAGINATION = {
 };
 
 /** HTTP Request on the search endpoint (paginated, or batched), then Split Out, Summarize. */
-function httpRequest(cred, serviceUrl, q, limit, options) {
+const httpRequest = (cred, serviceUrl, q, limit, options) => [
+	httpRequestNode(cred, serviceUrl, q, limit, options),
+	splitOut('Split Out', 'data.items'),
+	summarize,
+];
+
+/** The HTTP Request node alone: one search per item. */
+function httpRequestNode(cred, serviceUrl, q, limit, options) {
 	const parameters = {
 		url: `${serviceUrl}/v1/shortvideo/sound/search`,
 		authentication: 'genericCredentialType',
@@ -127,14 +140,8 @@ function httpRequest(cred, serviceUrl, q, limit, options) {
 		},
 		options,
 	};
-	const request = node(
-		'HTTP Request',
-		'httpRequest',
-		HTTP_REQUEST_VERSION,
-		parameters,
-		uses('httpHeaderAuth', cred.headerAuth),
-	);
-	return [request, splitOut('Split Out', 'data.items'), summarize];
+	const auth = uses('httpHeaderAuth', cred.headerAuth);
+	return node('HTTP Request', 'httpRequest', HTTP_REQUEST_VERSION, parameters, auth);
 }
 
 /** The workflow `key`, answering on `bench-<key>` (GET, POST for keyword lists): Webhook, `nodes`. */
@@ -171,14 +178,57 @@ const Q = '={{ $json.query.q }}';
 const fromQuery = (name) => `={{ Number($json.query.${name}) }}`;
 const KEYWORD = '={{ $json.keyword }}';
 
+/** A keyword list (POST {keywords}): one search per keyword, Sound Search or HTTP Request. */
+const keywords = (cred, limit, options) => [
+	splitKeywords,
+	...soundSearch(cred, {
+		platform: 'shortvideo',
+		query: KEYWORD,
+		returnAll: false,
+		limit,
+		...(options && { options }),
+	}),
+];
+const keywordsHttp = (cred, url, limit, batch) => [
+	splitKeywords,
+	...httpRequest(cred, url, KEYWORD, limit, batch ? { batching: { batch } } : {}),
+];
+
+/**
+ * The scale service's slot workflows (contacts.js): Sound Search on each slot's credential; and,
+ * per latency, the flood: HTTP Request on the flood slot's key, every request at once, each 429
+ * kept as an answer (Never Error) so that the flood completes.
+ */
+function slotWorkflows(scale, slots) {
+	const flood = (role) => {
+		const options = { response: { response: { neverError: true } } };
+		const request = httpRequestNode(
+			slots[C.slot.flood(role)],
+			scale,
+			KEYWORD,
+			KEYLISTS.LIMIT,
+			options,
+		);
+		return [C.floodWorkflowOf(role), [splitKeywords, request]];
+	};
+	return [
+		...SCALE_SLOTS.map(({ name, options }) => [
+			C.nodeWorkflowOf(name),
+			keywords(slots[name], KEYLISTS.LIMIT, options),
+		]),
+		...C.LATENCY_ROLES.map(flood),
+	];
+}
+
 /**
  * All benchmark workflows.
  * @param {{ timing: string, billing: string, scale: string, creds: Record<string, any>,
- *   pagesQuery: string, pagesPageSize: number }} c service URLs, credentials by service
+ *   pagesQuery: string, pagesPageSize: number }} c service URLs, credentials by service (and
+ *   `creds.slots` by slot of the scale service)
  */
 function buildWorkflows({ timing, billing, scale, creds, pagesQuery, pagesPageSize }) {
 	const [T, B, S] = [creds.timing, creds.billing, creds.scale];
-	const { LIMIT, CAPACITY, SWEEP, BATCH_INTERVALS_MS } = KEYLISTS;
+	const { LIMIT, CAPACITY, BATCH_INTERVALS_MS } = KEYLISTS;
 	const all = { platform: 'shortvideo', returnAll: true };
 	const paginated = { pagination: { pagination: PAGINATION } };
 	const credits = (platform, returnAll) =>
@@ -189,20 +239,6 @@ function buildWorkflows({ timing, billing, scale, creds, pagesQuery, pagesPageSi
 			...(returnAll ? {} : { limit: fromQuery('limit') }),
 			options: { pageSize: fromQuery('pageSize'), maxPages: 1000 },
 		});
-	const keywords = (cred, limit, options) => [
-		splitKeywords,
-		...soundSearch(cred, {
-			platform: 'shortvideo',
-			query: KEYWORD,
-			returnAll: false,
-			limit,
-			...(options && { options }),
-		}),
-	];
-	const keywordsHttp = (cred, url, limit, batch) => [
-		splitKeywords,
-		...httpRequest(cred, url, KEYWORD, limit, batch ? { batching: { batch } } : {}),
-	];
 	const batched = (batchInterval) => ({ batchSize: CAPACITY, batchInterval });
 	// phases/quotas.js: HTTP Request batched by hand to each quota (batches of the quota).
 	const quotaBatches = [QUOTAS.perSecond, QUOTAS.perMinute, QUOTAS.smokeWindow].flatMap((quota) =>
@@ -223,11 +259,8 @@ function buildWorkflows({ timing, billing, scale, creds, pagesQuery, pagesPageSi
 		'credits-all-photosocial': credits('photosocial', true),
 		'keywords-node': keywords(B, 50),
 		'keywords-http': keywordsHttp(B, billing, 50),
-		'keylist-node': keywords(S, LIMIT),
 		'keylist-http': keywordsHttp(S, scale, LIMIT),
-		...Object.fromEntries(
-			SWEEP.map((m) => [`keylist-node-${m}`, keywords(S, LIMIT, { maxInFlight: m })]),
-		),
+		...Object.fromEntries(slotWorkflows(scale, creds.slots)),
 		...Object.fromEntries(
 			BATCH_INTERVALS_MS.map((ms) => [
 				`keylist-http-batch-${ms}`,
@@ -243,6 +276,7 @@ module.exports = {
 	buildWorkflows,
 	credentialsFor,
 	KEYLISTS,
+	SCALE_SLOTS,
 	PACKAGE_NAME,
 	HTTP_REQUEST_VERSION,
 	WEBHOOK_VERSION,

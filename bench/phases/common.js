@@ -11,7 +11,7 @@ const system = require('../system');
  * @typedef {{ options: any, log: (m: string) => void, deadline: number, n8nPid: number,
  *   n8nUrl: string, inspectPort: number, timing: any, billing: any, scale: any, folder: string,
  *   apiKey: string, pages: number, pageSize: number, pagesQuery: string,
- *   resetTiming: () => Promise<void> }} Ctx
+ *   resetTiming: () => Promise<void>, contact: (slot: string) => 'first' | 'later' }} Ctx
  */
 
 function checkDeadline(/** @type {Ctx} */ ctx) {
@@ -25,13 +25,29 @@ function assert(/** @type {unknown} */ condition, /** @type {string} */ message)
 /** @template T @param {T[]} list @param {number} by */
 const rotate = (list, by) => [...list.slice(by % list.length), ...list.slice(0, by % list.length)];
 
-/** Calls, credits and outcomes the service recorded since its last reset. */
-async function ledgerSummary(service) {
-	const { requests, totals, capacity } = await service.ledger();
+/**
+ * Calls, credits and outcomes the service recorded since its last reset, or after its call number
+ * `since` (another client's calls before it left out); `lastSeq`, the number of its last call.
+ */
+async function ledgerSummary(service, since = 0) {
+	const { requests, capacity } = await service.ledger();
+	const mine = requests.filter((r) => r.seq > since);
 	const outcomes = {};
-	for (const r of requests) outcomes[r.outcome] = (outcomes[r.outcome] ?? 0) + 1;
-	const { requests: calls, creditsCharged: credits } = totals;
-	return { calls, credits, outcomes, mostInFlight: capacity?.mostInFlight };
+	for (const r of mine) outcomes[r.outcome] = (outcomes[r.outcome] ?? 0) + 1;
+	const credits = mine.reduce((sum, r) => sum + r.creditsCharged, 0);
+	const lastSeq = requests.at(-1)?.seq ?? 0;
+	return { calls: mine.length, credits, outcomes, mostInFlight: capacity?.mostInFlight, lastSeq };
+}
+
+/**
+ * The scale service freshly reset (ledger, counters, quota, settings), answering after `latencyMs`
+ * and capped at `capacity` calls in flight per key (0: no cap).
+ * @param {Ctx} ctx @param {{ latencyMs: number, capacity?: number }} settings
+ */
+async function resetScale(ctx, { latencyMs, capacity = 0 }) {
+	checkDeadline(ctx);
+	await ctx.scale.reset();
+	await ctx.scale.setCapacity({ capacity, latencyMs });
 }
 
 /** The webhook of workflow `key` (bench/workflows.js). @param {Ctx} ctx */
@@ -82,6 +98,7 @@ module.exports = {
 	assert,
 	rotate,
 	ledgerSummary,
+	resetScale,
 	webhookUrl,
 	callWorkflow,
 	n8nCpuSeconds,

@@ -1,93 +1,47 @@
 'use strict';
 
-// Keyword lists at service scale (issue 9): hundreds to thousands of input items, one search each
-// (Limit 10, one page), against a third reference service (cache off, 150 ms per answer) whose
-// capacity the node is not told. Every run on a freshly reset service:
-//   1. unlimited service: the node (default options) against HTTP Request untuned (every item's
-//      request at once), interleaved rounds;
-//   2. the node with Max Calls in Flight 16 ... 256, on the unlimited and on the capped service,
-//      to choose the option's default from measurements;
-//   3. service capped at 4 calls in flight, the big list: the node, HTTP Request untuned and
-//      HTTP Request with its Batching option tuned by hand.
+// Keyword lists at service scale (issues 9 and 30): hundreds to thousands of input items, one
+// search each (Limit 10, one page), against a third reference service (cache off) whose capacity
+// the node is not told. Every run on a freshly reset service; every node run on its case's own
+// slot (contacts.js), so that the first of a case is the node's first contact with the service:
+//   1. unlimited service, at 150 ms and at 2 s per answer: the node (default options, its first
+//      run recorded as first contact) against HTTP Request untuned (every item's request at
+//      once), interleaved rounds;
+//   2. at 150 ms, the node with Max Calls in Flight 16 ... 256, on the unlimited and on the capped
+//      service, to choose the option's default from measurements;
+//   3. at 150 ms, service capped at 4 calls in flight, the big list: the node, HTTP Request
+//      untuned and HTTP Request with its Batching option tuned by hand;
+//   4. at 2 s, service capped at 20 calls in flight: the node's first contact and a later run.
 
-const fs = require('node:fs');
-const path = require('node:path');
-
-const { callWebhook } = require('../client');
+const { rotate } = require('./common');
+const { keylistRun, complete, installedDefault } = require('./keylistRun');
+const { slot, latenciesOf } = require('../contacts');
+const { KEYLISTS } = require('../workflows');
 const { foreignCpuMeter } = require('../system');
-const {
-	checkDeadline,
-	assert,
-	rotate,
-	ledgerSummary,
-	webhookUrl,
-	n8nCpuSeconds,
-} = require('./common');
-const { expectedKeywordItems } = require('./keywords');
-const { KEYLISTS, PACKAGE_NAME } = require('../workflows');
 
-const { LIMIT, LATENCY_MS, CAPACITY, BATCH_INTERVALS_MS } = KEYLISTS;
+const { LIMIT, LATENCY_MS, CAPACITY, SLOW_CAPACITY, BATCH_INTERVALS_MS } = KEYLISTS;
 /** How run.js starts the service of this phase (reset() comes back to these settings). */
 const SCALE_SERVICE = { cacheSeconds: 0, latencyMs: LATENCY_MS };
 
-/** One run on a freshly reset service, capped to 4 in flight when asked; logged, not checked. */
-async function keylistRun(ctx, part, key, size, capped = false) {
-	checkDeadline(ctx);
-	await ctx.scale.reset(); // also back to the start settings: unlimited, 150 ms
-	if (capped) await ctx.scale.setCapacity({ capacity: CAPACITY, latencyMs: LATENCY_MS });
-	const keywords = Array.from({ length: size }, (_, i) => `scale kw ${i}`);
-	const cpu0 = n8nCpuSeconds(ctx);
-	// Other processes' CPU during this run: the machine is shared, and n8n's CPU sets the pace.
-	const meter = foreignCpuMeter();
-	const r = await callWebhook(webhookUrl(ctx, key), { method: 'POST', body: { keywords } });
-	const n8nCpuMs = (n8nCpuSeconds(ctx) - cpu0) * 1000;
-	const { foreignCores } = meter.stop();
-	const { calls, credits, mostInFlight, outcomes } = await ledgerSummary(ctx.scale);
-	const ok = r.status === 200;
-	const rateLimited = outcomes.rate_limited ?? 0;
-	const run = {
-		key,
-		keywords: size,
-		capped,
-		status: r.status,
-		ms: r.ms,
-		n8nCpuMs,
-		foreignCores,
-		items: ok ? r.json.count_soundId : 0,
-		expected: expectedKeywordItems(keywords, LIMIT),
-		error: ok ? undefined : JSON.stringify(r.json).slice(0, 300),
-		calls,
-		rateLimited,
-		credits,
-		mostInFlight,
+/**
+ * Part 1, at one latency: one warm-up run of each (HTTP Request first, so that the node's, its
+ * first contact, counts too: round 0), then interleaved rounds of node and HTTP Request.
+ */
+async function compareRuns(ctx, plan, [role, latencyMs]) {
+	const setups = {
+		node: { slot: slot.compare(role), latencyMs },
+		http: { key: 'keylist-http', latencyMs },
 	};
-	ctx.log(
-		`keylists: ${part}: ${key} ${size}${capped ? ' capped' : ''}: ${r.status} in ${(r.ms / 1000).toFixed(1)} s, ${run.items} items, ${calls} calls, ${run.rateLimited} x 429`,
-	);
-	return run;
-}
-
-/** A run that must complete: every sound out, one answered (non-429) call per keyword. */
-function complete(run) {
-	const what = `keylists ${run.key} ${run.keywords}${run.capped ? ' capped' : ''}`;
-	assert(run.status === 200, `${what}: webhook answered ${run.status} ${run.error}`);
-	assert(run.items === run.expected, `${what}: ${run.items} items, expected ${run.expected}`);
-	const answered = run.calls - run.rateLimited;
-	assert(answered === run.keywords, `${what}: ${answered} calls answered, ${run.rateLimited} 429`);
-	return run;
-}
-
-/** Part 1: interleaved rounds of node and HTTP Request, each size, after one warm-up each. */
-async function compareRuns(ctx, plan) {
-	for (const v of ['node', 'http'])
-		complete(await keylistRun(ctx, 'warm-up', `keylist-${v}`, plan.sizes[0]));
 	const runs = [];
+	const measure = async (round, variant, size) => {
+		const part = round ? `round ${round}` : 'first run';
+		const run = complete(await keylistRun(ctx, part, setups[variant], size));
+		runs.push({ round, variant, ...run });
+	};
+	for (const variant of ['http', 'node']) await measure(0, variant, plan.sizes[0]);
 	for (let round = 1; round <= plan.rounds; round++)
 		for (const size of plan.sizes)
-			for (const variant of rotate(['node', 'http'], round)) {
-				const run = await keylistRun(ctx, `round ${round}`, `keylist-${variant}`, size);
-				runs.push({ round, variant, ...complete(run) });
-			}
+			for (const variant of rotate(['node', 'http'], round)) await measure(round, variant, size);
 	return runs;
 }
 
@@ -99,7 +53,8 @@ async function sweepRuns(ctx, plan) {
 	];
 	const runs = [];
 	for (const [maxInFlight, capped] of bounds) {
-		const run = await keylistRun(ctx, 'sweep', `keylist-node-${maxInFlight}`, plan.big, capped);
+		const setup = { slot: slot.sweep(maxInFlight, capped), capacity: capped ? CAPACITY : 0 };
+		const run = await keylistRun(ctx, 'sweep', setup, plan.big);
 		runs.push({ maxInFlight, ...complete(run) });
 	}
 	return runs;
@@ -107,12 +62,12 @@ async function sweepRuns(ctx, plan) {
 
 /** Part 3: capped service, the big list: node (must complete), HTTP Request untuned, batched. */
 async function cappedRuns(ctx, plan) {
-	const node = complete(await keylistRun(ctx, 'capped', 'keylist-node', plan.big, true));
-	const http = await keylistRun(ctx, 'capped', 'keylist-http', plan.big, true);
+	const capped = (setup) => keylistRun(ctx, 'capped', { ...setup, capacity: CAPACITY }, plan.big);
+	const node = complete(await capped({ slot: slot.capped(CAPACITY) }));
+	const http = await capped({ key: 'keylist-http' });
 	const batched = [];
 	for (const interval of BATCH_INTERVALS_MS) {
-		const key = `keylist-http-batch-${interval}`;
-		const run = await keylistRun(ctx, 'capped', key, plan.big, true);
+		const run = await capped({ key: `keylist-http-batch-${interval}` });
 		batched.push({ batchSize: CAPACITY, batchInterval: interval, ...run });
 		if (run.status === 200 && run.items === run.expected) break;
 	}
@@ -120,30 +75,35 @@ async function cappedRuns(ctx, plan) {
 }
 
 /**
- * The Max Calls in Flight default of the installed package, read from its built description:
- * loading the node would need n8n-workflow, which the installed package does not carry.
+ * Part 4 (issue 30): a real service's latency and a cap on calls in flight the node is not told:
+ * its first contact, then a later run (it may start from what it learned). Ideal: the list in
+ * waves of the capacity, each one latency long.
  */
-function installedDefault(folder) {
-	const dist = path.join(folder, '.n8n/nodes/node_modules', PACKAGE_NAME, 'dist');
-	try {
-		const source = fs.readFileSync(`${dist}/nodes/SoundSearch/description.js`, 'utf8');
-		const match = /name: 'maxInFlight',[\s\S]*?default: (\d+)/.exec(source);
-		return match ? Number(match[1]) : null;
-	} catch {
-		return null;
+async function slowCappedRuns(ctx, plan) {
+	const latencyMs = ctx.options.slowLatencyMs;
+	const setup = { slot: slot.capped(SLOW_CAPACITY), capacity: SLOW_CAPACITY, latencyMs };
+	const runs = [];
+	for (const part of ['first contact', 'later run']) {
+		const run = await keylistRun(ctx, `capped ${SLOW_CAPACITY}, ${part}`, setup, plan.slowCapped);
+		runs.push(complete(run));
 	}
+	const idealMs = Math.ceil(plan.slowCapped / SLOW_CAPACITY) * latencyMs;
+	return { capacity: SLOW_CAPACITY, latencyMs, keywords: plan.slowCapped, idealMs, runs };
 }
 
 async function keywordScalePhase(ctx) {
 	const plan = ctx.options.keylists;
+	const latencies = latenciesOf(ctx.options);
 	ctx.log(
-		`keylists: ${plan.sizes.join(', ')} keywords x ${plan.rounds}, Max Calls in Flight, capped service`,
+		`keylists: ${plan.sizes.join(', ')} keywords x ${plan.rounds} at ${latencies.map(([, ms]) => ms).join(' and ')} ms, Max Calls in Flight, capped services`,
 	);
 	const meter = foreignCpuMeter();
-	const [compare, sweep, capped] = [
-		await compareRuns(ctx, plan),
+	const compare = [];
+	for (const latency of latencies) compare.push(...(await compareRuns(ctx, plan, latency)));
+	const [sweep, capped, slowCapped] = [
 		await sweepRuns(ctx, plan),
 		await cappedRuns(ctx, plan),
+		await slowCappedRuns(ctx, plan),
 	];
 	const cpu = meter.stop();
 	await ctx.scale.reset();
@@ -152,6 +112,7 @@ async function keywordScalePhase(ctx) {
 	const defaultMaxInFlight = installedDefault(ctx.folder);
 	return {
 		...setup,
+		latencies: latencies.map(([, ms]) => ms),
 		batchIntervals: BATCH_INTERVALS_MS,
 		idealMs,
 		rounds: plan.rounds,
@@ -159,6 +120,7 @@ async function keywordScalePhase(ctx) {
 		compare,
 		sweep,
 		capped,
+		slowCapped,
 		cpu,
 	};
 }

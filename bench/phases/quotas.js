@@ -1,90 +1,74 @@
 'use strict';
 
-// Keyword lists against a request quota the node is not told (issue 20): the scale service in
-// quota mode (N calls per rolling window per key, 429 with Retry-After to the next free slot),
-// one search per keyword (Limit 10, one page). Each run on a freshly reset service:
-//   1. per-second quota: the node (default options) with each list size, HTTP Request untuned,
-//      and HTTP Request with its Batching tuned by hand (quota-sized batches, one window apart;
-//      intervals tried in order until one completes);
-//   2. per-minute quota: the same three on one list.
+// Keyword lists against a request quota the node is not told (issues 20 and 30): the scale
+// service in quota mode (N calls per rolling window per key, 429 with Retry-After to the next free
+// slot), one search per keyword (Limit 10, one page), at 150 ms and at 2 s per answer. Each run on
+// a freshly reset service; the node on its case's own slot (contacts.js). For the per-second and
+// the per-minute quota, at each latency:
+//   1. the node (default options): its first contact, then a later run on the same slot;
+//   2. the node's first contact with the quota announced in RateLimit-* headers;
+//   3. at 150 ms only, HTTP Request untuned, and HTTP Request with its Batching tuned by hand
+//      (quota-sized batches, one window apart; intervals tried in order until one completes).
+// The per-second quota flooded by another client before each run: phases/flood.js.
 
-const { callWebhook } = require('../client');
 const { foreignCpuMeter } = require('../system');
-const { checkDeadline, ledgerSummary, webhookUrl } = require('./common');
-const { expectedKeywordItems } = require('./keywords');
+const { QUOTAS, batchKey, quotaName, quotaRun } = require('./quotaRun');
+const { floodPhase } = require('./flood');
+const { slot, latenciesOf, BASE_LATENCY_MS } = require('../contacts');
 
-/** The quotas and hand-tuned batch intervals; workflows.js builds a batched workflow per pair. */
-const QUOTAS = {
-	LIMIT: 10,
-	perSecond: { limit: 10, windowMs: 1000, batchIntervalsMs: [1000, 1100, 1250] },
-	perMinute: { limit: 60, windowMs: 60_000, batchIntervalsMs: [60_000, 61_000] },
-	// --smoke: a "per-minute" quota on a short window, so that it runs in seconds.
-	smokeWindow: { limit: 20, windowMs: 10_000, batchIntervalsMs: [10_000] },
-};
-// Keyword-list workflows take POST: their keys start with `key` (workflows.js).
-const batchKey = (quota, interval) => `keylist-http-quota-${quota.limit}-${interval}`;
-
-/** One run on a freshly reset service set to `quota`; logged, not checked. */
-async function quotaRun(ctx, quota, key, size) {
-	checkDeadline(ctx);
-	await ctx.scale.reset();
-	await ctx.scale.setQuota({ limit: quota.limit, windowMs: quota.windowMs });
-	const keywords = Array.from({ length: size }, (_, i) => `quota kw ${i}`);
-	const meter = foreignCpuMeter();
-	const r = await callWebhook(webhookUrl(ctx, key), { method: 'POST', body: { keywords } });
-	const { foreignCores } = meter.stop();
-	const { calls, credits } = await ledgerSummary(ctx.scale);
-	const { accepted, refused } = (await ctx.scale.ledger()).quota;
-	const ok = r.status === 200;
-	const run = {
-		key,
-		keywords: size,
-		quota: `${quota.limit}/${quota.windowMs / 1000}s`,
-		status: r.status,
-		ms: r.ms,
-		// The first window's calls start at once: the last window opens (windows - 1) after it.
-		idealMs: (Math.ceil(size / quota.limit) - 1) * quota.windowMs,
-		foreignCores,
-		items: ok ? r.json.count_soundId : 0,
-		expected: expectedKeywordItems(keywords, QUOTAS.LIMIT),
-		error: ok ? undefined : JSON.stringify(r.json).slice(0, 200),
-		calls,
-		accepted,
-		refused,
-		credits,
-	};
-	ctx.log(
-		`quotas: ${run.quota} ${key} ${size}: ${r.status} in ${(r.ms / 1000).toFixed(1)} s, ${run.items}/${run.expected} items, ${calls} calls, ${refused} x 429, ${credits} credits`,
-	);
-	return run;
+/** The node's first contact, a later run, first contact with headers; at one latency. */
+async function nodeRuns(ctx, quota, kind, sizes, [latencyRole, latencyMs]) {
+	const runs = [];
+	const cases = [
+		['first', sizes.first, false],
+		['later', sizes.later, false],
+		['headers', sizes.headers, true],
+	];
+	for (const [role, size, headers] of cases) {
+		const name = slot.quota(kind, latencyRole, headers);
+		const setup = { slot: name, role, latencyMs, headers };
+		runs.push(await quotaRun(ctx, quota, setup, size));
+	}
+	return runs;
 }
 
-/** The node, HTTP Request untuned, HTTP Request batched by hand (until a batching completes). */
-async function variants(ctx, quota, sizes) {
-	const node = [];
-	for (const size of sizes) node.push(await quotaRun(ctx, quota, 'keylist-node', size));
-	const size = sizes[0];
-	const http = await quotaRun(ctx, quota, 'keylist-http', size);
+/** HTTP Request untuned, HTTP Request batched by hand (until a batching completes), at 150 ms. */
+async function httpRuns(ctx, quota, size) {
+	const latencyMs = BASE_LATENCY_MS;
+	const http = await quotaRun(ctx, quota, { key: 'keylist-http', latencyMs }, size);
 	const batched = [];
 	for (const interval of quota.batchIntervalsMs) {
-		const run = await quotaRun(ctx, quota, batchKey(quota, interval), size);
+		const key = batchKey(quota, interval);
+		const run = await quotaRun(ctx, quota, { key, latencyMs }, size);
 		batched.push({ batchSize: quota.limit, batchInterval: interval, ...run });
 		if (run.status === 200 && run.items === run.expected) break;
 	}
-	return { quota: `${quota.limit}/${quota.windowMs / 1000}s`, node, http, batched };
+	return { http, batched };
+}
+
+/** Every run against one quota: the node at each latency, HTTP Request at 150 ms. */
+async function variants(ctx, quota, kind, sizes) {
+	const node = [];
+	for (const latency of latenciesOf(ctx.options))
+		node.push(...(await nodeRuns(ctx, quota, kind, sizes, latency)));
+	return { quota: quotaName(quota), kind, node, ...(await httpRuns(ctx, quota, sizes.first)) };
 }
 
 async function quotaPhase(ctx) {
 	const plan = ctx.options.quotas;
 	const perWindow = ctx.options.smoke ? QUOTAS.smokeWindow : QUOTAS.perMinute;
+	const latencies = latenciesOf(ctx.options).map(([, ms]) => ms);
+	const sizes = (k) => Object.entries(plan[k]).map(([role, n]) => `${role} ${n}`);
 	ctx.log(
-		`quotas: 10/s with ${plan.perSecond.join(', ')} keywords, a per-window quota with ${plan.perWindow}`,
+		`quotas: 10/s (${sizes('perSecond').join(', ')}), a per-window quota (${sizes('perWindow').join(', ')}), at ${latencies.join(' and ')} ms`,
 	);
 	const cpu = foreignCpuMeter();
-	const perSecond = await variants(ctx, QUOTAS.perSecond, plan.perSecond);
-	const window = await variants(ctx, perWindow, [plan.perWindow]);
+	const perSecond = await variants(ctx, QUOTAS.perSecond, 'second', plan.perSecond);
+	const window = await variants(ctx, perWindow, 'window', plan.perWindow);
+	const flood = await floodPhase(ctx, plan.flood);
 	await ctx.scale.reset();
-	return { limit: QUOTAS.LIMIT, perSecond, perWindow: window, cpu: cpu.stop() };
+	const result = { limit: QUOTAS.LIMIT, latencies, perSecond, perWindow: window };
+	return { ...result, flood, cpu: cpu.stop() };
 }
 
-module.exports = { quotaPhase, QUOTAS, batchKey };
+module.exports = { quotaPhase };

@@ -10,6 +10,8 @@ const [f0, f1, f2, f3] = [0, 1, 2, 3].map((digits) => finite((x) => x.toFixed(di
 const mib = finite((kb) => (kb / 1024).toFixed(0));
 const int = finite((x) => Math.round(x).toLocaleString('en-US'));
 const pct = finite((x) => `${(100 * x).toFixed(1)} %`);
+/** A service's latency: 150 ms, 2 s. */
+const latency = (/** @type {number} */ ms) => (ms >= 1000 ? `${ms / 1000} s` : `${ms} ms`);
 
 /**
  * The report's tables are unpadded, with `---` delimiters: markdown-table pads to the widest cell,
@@ -36,4 +38,4 @@ const blocks = (...parts) =>
 		.filter((p) => typeof p === 'string' && p !== '')
 		.join('\n\n');
 
-module.exports = { f0, f1, f2, f3, mib, int, pct, table, columns, blocks };
+module.exports = { f0, f1, f2, f3, mib, int, pct, latency, table, columns, blocks };

@@ -82,6 +82,29 @@ function creditsVerdict({ credits, keywords }) {
 	);
 }
 
+/**
+ * Issue 30: credits at the minimum in every case, first contact and later runs alike: every node
+ * run of sections 6 and 7 is one search per keyword, one credit each (429s are free).
+ */
+function keywordListCredits({ keylists: k, quotas: q }) {
+	const runs = [
+		...(k ? [...k.compare.filter((r) => r.variant === 'node'), ...k.sweep, k.capped.node] : []),
+		...(k?.slowCapped?.runs ?? []),
+		...(q ? [...q.perSecond.node, ...q.perWindow.node, ...(q.flood?.runs ?? [])] : []),
+	];
+	if (runs.length === 0) return [];
+	const off = runs.filter((r) => r.credits !== r.keywords);
+	const by = off.reduce((sum, r) => sum + Math.abs(r.credits - r.keywords), 0);
+	return [
+		row(
+			'credits = keywords in every keyword-list run of the node (sections 6 and 7)',
+			`${runs.length - off.length} of ${runs.length} node runs at the minimum (every latency, first contact and later runs, quota in headers, flooded quota)`,
+			off.length === 0,
+			`missed: ${off.length} run(s) off the minimum by ${by} credits in all`,
+		),
+	];
+}
+
 /** Rows of the summary table, in the report's order. */
 function verdicts({ phases }, t, s, m) {
 	return [
@@ -93,4 +116,4 @@ function verdicts({ phases }, t, s, m) {
 	];
 }
 
-module.exports = { verdicts };
+module.exports = { verdicts, keywordListCredits };
