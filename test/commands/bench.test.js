@@ -8,13 +8,13 @@ const path = require('node:path');
 const { runToEnd, REPO_ROOT } = require('./run');
 const { deadlineMs } = require('../harness/deadlines');
 
-jest.setTimeout(deadlineMs(420));
+jest.setTimeout(deadlineMs(660));
 
 test('npm run bench runs every phase and writes a report in which credits meet the minimum', async () => {
 	const report = path.join(REPO_ROOT, '.cache', 'bench', 'smoke.md');
 	fs.rmSync(report, { force: true });
 	const { code, output } = await runToEnd('npm run --silent bench -- --smoke', {
-		timeoutS: 360,
+		timeoutS: 600,
 	});
 
 	expect(output).toContain('wrote .cache/bench/smoke.md');
