@@ -39,12 +39,6 @@ export interface SchedulerSettings {
 	maxInFlight: number;
 	/** How long the run may wait on rate limits without a call going through (progress). */
 	rateLimitWaitMs: number;
-	/**
-	 * Calls started at once before the service has answered any: by default all the run has, up
-	 * to the bound (or what an earlier run learned); with it, the bound grows by one per two
-	 * successes from there until the first refusal.
-	 */
-	firstWave?: number;
 	/** What an earlier run learned of this service. */
 	learned?: Learned;
 	/** The execution's cancel signal. */
@@ -55,7 +49,6 @@ export interface SchedulerSettings {
 // congestion doubles it, so probing a service's capacity costs few refused (free) calls.
 const FIRST_PROBE_AFTER = 8;
 const MAX_PROBE_AFTER = 1024;
-const SLOW_START_STEP = 2;
 
 /**
  * One per node run, shared by every input item and every page: bounds the calls in flight and
@@ -93,9 +86,6 @@ export class CallScheduler {
 	/** Calls started before this sequence number belong to a congestion already handled. */
 	private lastDecreaseSeq = -1;
 
-	/** Growing by one per two successes until the service first refuses a call (firstWave). */
-	private slowStart: boolean;
-
 	/** The bound was lowered for a limit on calls in flight (what the next run starts at). */
 	private capped: boolean;
 
@@ -127,10 +117,9 @@ export class CallScheduler {
 	private lastProgressAt = Date.now();
 
 	constructor(private readonly settings: SchedulerSettings) {
-		const { maxInFlight, firstWave, learned } = settings;
-		this.limit = Math.min(maxInFlight, firstWave ?? learned?.bound ?? maxInFlight);
+		const { maxInFlight, learned } = settings;
+		this.limit = Math.min(maxInFlight, learned?.bound ?? maxInFlight);
 		this.limitBeforeDecrease = maxInFlight;
-		this.slowStart = firstWave !== undefined;
 		this.capped = learned?.bound !== undefined;
 		this.quota.recall(learned ?? {});
 		const cancel = () => this.stop(new RunStopped('The execution was cancelled'));
@@ -303,13 +292,12 @@ export class CallScheduler {
 		this.limit = Math.max(this.limit, this.limitBeforeDecrease);
 		// An earlier decrease (a limit on calls in flight as well) may stand.
 		this.capped &&= this.limit < this.settings.maxInFlight;
-		this.slowStart = false;
 		this.boundSuspect = false;
 	}
 
 	private grow() {
 		if (this.limit >= this.settings.maxInFlight) return;
-		if (++this.successes < (this.slowStart ? SLOW_START_STEP : this.probeAfter)) return;
+		if (++this.successes < this.probeAfter) return;
 		this.limit += 1;
 		this.successes = 0;
 	}
@@ -332,10 +320,7 @@ export class CallScheduler {
 		// Only a 429 can be a quota's; a refused or reset connection is about calls at once.
 		const reading = hint && this.quota.refused(seq, hint, serving, this.nextSeq, Date.now());
 		if (reading === 'quota found') this.quotaFound();
-		if (reading === 'quota' || reading === 'quota found') {
-			this.slowStart = false;
-			return;
-		}
+		if (reading === 'quota' || reading === 'quota found') return;
 		// The other refusals of a wave already handled say nothing new, and read late (once the
 		// calls before them have ended) they would count too few: only a new wave lowers the limit.
 		if (seq < this.lastDecreaseSeq) return;
@@ -345,7 +330,6 @@ export class CallScheduler {
 		this.probeAfter = Math.min(this.probeAfter * 2, MAX_PROBE_AFTER);
 		this.lastDecreaseSeq = this.nextSeq;
 		this.boundProbeNotBefore = Date.now() + waitMs;
-		this.slowStart = false;
 		this.capped = true;
 		this.boundSuspect = this.quota.isConfirmed();
 	}

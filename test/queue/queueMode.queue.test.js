@@ -81,31 +81,42 @@ suite('queue mode: executions spread over the workers', () => {
 		}
 	});
 
-	test('500 keywords in one execution on a worker, against a service capped at 4 calls in flight', async () => {
-		await e.service.reset();
+	test("500 keywords in one execution on a worker, against a service capped at 4 calls in flight, four times: a worker's later run starts at what its first learned", async () => {
 		await e.service.setCapacity({ capacity: 4, latencyMs: 30 });
 		const keywords = Array.from({ length: 500 }, (_, index) => `queue keyword ${index}`);
-		const t0 = Date.now();
-		const response = await env.post(`${e.stack.mainUrl}/webhook/queue-keyword-list`, {
-			keywords,
-		});
-		const items = await response.json();
-		const id = String(response.headers.get('x-execution-id'));
-		const { requests: ledger, capacity } = await e.service.ledger();
-		const paid = ledger.filter((/** @type {any} */ r) => r.status === 200);
-		const refused = ledger.filter((/** @type {any} */ r) => r.status === 429);
-		await waitFor(() => e.stack.mainFinished().has(id), deadlineMs(30));
-		report(
-			`keyword list: 500 keywords in ${((Date.now() - t0) / 1000).toFixed(1)} s on ${e.stack.workerOf(id)}; ${ledger.length} requests, ${refused.length} answered 429 (free), most in flight at the service ${capacity.mostInFlight}, credits ${s.credits(ledger)}`,
-		);
+		/** @type {Set<string>} */
+		const seen = new Set();
+		// Four runs on three workers: at least one worker runs the list twice.
+		for (let run = 1; run <= 4; run += 1) {
+			await e.service.reset();
+			await e.service.setCapacity({ capacity: 4, latencyMs: 30 });
+			const t0 = Date.now();
+			const response = await env.post(`${e.stack.mainUrl}/webhook/queue-keyword-list`, {
+				keywords,
+			});
+			const items = await response.json();
+			const id = String(response.headers.get('x-execution-id'));
+			const { requests: ledger, capacity } = await e.service.ledger();
+			const paid = ledger.filter((/** @type {any} */ r) => r.status === 200);
+			const refused = ledger.filter((/** @type {any} */ r) => r.status === 429);
+			await waitFor(() => e.stack.mainFinished().has(id), deadlineMs(30));
+			const worker = String(e.stack.workerOf(id));
+			const later = seen.has(worker);
+			seen.add(worker);
+			report(
+				`keyword list, run ${run} (${later ? 'a later run' : 'first contact'} on ${worker}): 500 keywords in ${((Date.now() - t0) / 1000).toFixed(1)} s; ${ledger.length} requests, ${refused.length} answered 429 (free), most in flight at the service ${capacity.mostInFlight}, credits ${s.credits(ledger)}`,
+			);
 
-		expect(response.status).toBe(200);
-		expect(items).toHaveLength(1000);
-		expect(e.stack.workerOf(id)).toMatch(/worker/);
-		expect(paid.map((/** @type {any} */ r) => r.q).sort()).toEqual([...keywords].sort());
-		expect(s.duplicateRequests(paid)).toEqual([]);
-		expect(refused.every((/** @type {any} */ r) => r.creditsCharged === 0)).toBe(true);
-		expect(s.credits(ledger)).toBe(500);
+			expect(response.status).toBe(200);
+			expect(items).toHaveLength(1000);
+			expect(worker).toMatch(/worker/);
+			expect(paid.map((/** @type {any} */ r) => r.q).sort()).toEqual([...keywords].sort());
+			expect(s.duplicateRequests(paid)).toEqual([]);
+			expect(refused.every((/** @type {any} */ r) => r.creditsCharged === 0)).toBe(true);
+			expect(s.credits(ledger)).toBe(500);
+			// The worker kept what its first run learned: no burst, a few tries above the bound.
+			if (later) expect(refused.length).toBeLessThanOrEqual(25);
+		}
 	});
 });
 

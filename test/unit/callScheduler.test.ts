@@ -66,7 +66,6 @@ describe('CallScheduler: calls in flight', () => {
 	it('a wave of refusals read late does not push the limit below what the service served', async () => {
 		const { scheduler, counts, all, more } = await queued(8, {
 			maxInFlight: 8,
-			firstWave: 8,
 			...BUDGET,
 		});
 		expect(counts.started).toBe(8);
@@ -85,7 +84,7 @@ describe('CallScheduler: calls in flight', () => {
 	});
 
 	it('a refusal from a new wave lowers the limit to what was served before it', async () => {
-		const { scheduler, counts, all } = await queued(8, { maxInFlight: 6, firstWave: 6, ...BUDGET });
+		const { scheduler, counts, all } = await queued(8, { maxInFlight: 6, ...BUDGET });
 		(await settle(all[3]))(reset);
 		await sleep(0);
 		// 5 still out, limit 3: nothing more starts.
@@ -102,37 +101,15 @@ describe('CallScheduler: calls in flight', () => {
 		stopAll(scheduler, all);
 	});
 
-	it('with a first wave, adds a call per two successes, never past Max Calls in Flight', async () => {
-		const { scheduler, counts, all } = await queued(12, {
-			maxInFlight: 5,
-			firstWave: 4,
-			...BUDGET,
-		});
-		expect(counts.started).toBe(4);
-		(await settle(all[0]))(ok);
-		await sleep(0);
-		expect(counts.started).toBe(5); // the freed slot only
-		(await settle(all[1]))(ok);
-		await sleep(0);
-		expect(counts.started).toBe(7); // the freed slot and one more: 5 in flight
-		for (const call of all.slice(2, 4)) (await settle(call))(ok);
-		await sleep(0);
-		expect(counts.started).toBe(9); // at the bound: only the freed slots
-		stopAll(scheduler, all);
-	});
-
 	it('after a decrease, steps up one call per 16 successes, counting afresh after each step', async () => {
-		const { scheduler, counts, all } = await queued(80, {
-			maxInFlight: 10,
-			firstWave: 4,
-			...BUDGET,
-		});
-		(await settle(all[3]))(reset); // 3 served: the limit is 3, the next step after 16 successes
+		const { scheduler, counts, all } = await queued(80, { maxInFlight: 10, ...BUDGET });
+		// 3 served, 3-9 refused: the limit is 3, the next step after 16 successes.
+		for (const refused of all.slice(3, 10)) (await settle(refused))(reset);
 		const inFlight: number[] = [];
 		for (let finished = 1; finished <= 40; finished += 1) {
-			(await settle(all[finished - 1 + (finished > 3 ? 1 : 0)]))(ok);
+			(await settle(all[finished - 1 + (finished > 3 ? 7 : 0)]))(ok);
 			await sleep(0);
-			inFlight.push(counts.started - finished - 1);
+			inFlight.push(counts.started - finished - 7);
 		}
 		// Before: 3 at a time; after 16 successes 4; 32 (16 more, probeAfter doubled once) 5.
 		expect(inFlight.indexOf(4) + 1).toBe(16);
@@ -154,7 +131,7 @@ describe('CallScheduler: calls in flight', () => {
 	});
 
 	it('a refusal with only later calls in flight holds the whole run off as asked', async () => {
-		const { scheduler, counts, all } = await queued(6, { maxInFlight: 2, firstWave: 2, ...BUDGET });
+		const { scheduler, counts, all } = await queued(6, { maxInFlight: 2, ...BUDGET });
 		// Call 1 (started after call 0) is still in flight when call 0 is refused.
 		(await settle(all[0]))({ kind: 'congested', waitMs: 300 });
 		(await settle(all[1]))(ok);
@@ -217,7 +194,6 @@ describe('CallScheduler: quotas per window', () => {
 	it('a quota the headers state is a quota even with calls in flight', async () => {
 		const { scheduler, counts, all } = await queued(16, {
 			maxInFlight: 8,
-			firstWave: 8,
 			...BUDGET,
 		});
 		(await settle(all[5]))(tooMany(1, { limit: 5, windowMs: 1000 }));
@@ -235,7 +211,6 @@ describe('CallScheduler: quotas per window', () => {
 		// Calls 0-3 in flight when call 4 is refused: a limit of 4 in flight or a quota of 4.
 		const { scheduler, counts, all } = await queued(20, {
 			maxInFlight: 8,
-			firstWave: 8,
 			...BUDGET,
 		});
 		(await settle(all[4]))(tooMany(1));
@@ -256,7 +231,6 @@ describe('CallScheduler: quotas per window', () => {
 	it('a probe refused confirms the quota and gives back the bound the first refusal took', async () => {
 		const { scheduler, counts, all } = await queued(24, {
 			maxInFlight: 8,
-			firstWave: 8,
 			...BUDGET,
 		});
 		(await settle(all[4]))(tooMany(1));

@@ -79,7 +79,7 @@ describe('CallScheduler: Max Wait on Rate Limits', () => {
 
 describe('CallScheduler: holding the run off', () => {
 	it('a refusal with nothing of the run in flight before it holds every call off for as long as asked', async () => {
-		const { counts, settle, end } = await queued(6, { maxInFlight: 2, firstWave: 2, ...BUDGET });
+		const { counts, settle, end } = await queued(6, { maxInFlight: 2, ...BUDGET });
 		await settle(0, reset(300)); // call 1 started after call 0: nothing served
 		await settle(1, ok);
 		await tick(299);
@@ -90,7 +90,7 @@ describe('CallScheduler: holding the run off', () => {
 	});
 
 	it('a shorter hold-off asked later does not cut a longer one short', async () => {
-		const { counts, settle, end } = await queued(6, { maxInFlight: 2, firstWave: 2, ...BUDGET });
+		const { counts, settle, end } = await queued(6, { maxInFlight: 2, ...BUDGET });
 		await settle(0, reset(500));
 		await settle(1, reset(100));
 		await tick(499);
@@ -146,18 +146,8 @@ describe('CallScheduler: pacing to a quota', () => {
 });
 
 describe('CallScheduler: the bound on calls in flight', () => {
-	it('a 429 with nothing in flight ends the slow start: the bound then grows one per 8 successes', async () => {
-		const { counts, settle, end } = await queued(20, { maxInFlight: 8, firstWave: 2, ...BUDGET });
-		await settle(0, tooMany(0)); // nothing of the run in flight before it: a quota, bound kept
-		for (const index of [1, 2, 3, 4, 5, 6, 7]) await settle(index, ok);
-		expect(counts.started).toBe(10); // 2 at a time (slow start would be at 5 by now)
-		await settle(8, ok); // the 8th success
-		expect(counts.started).toBe(12);
-		end();
-	});
-
 	it('the first call started after a decrease, refused, is a new wave: the bound drops again', async () => {
-		const { counts, settle, end } = await queued(12, { maxInFlight: 6, firstWave: 6, ...BUDGET });
+		const { counts, settle, end } = await queued(12, { maxInFlight: 6, ...BUDGET });
 		await settle(3, reset()); // 0-2 served: the bound is 3
 		for (const index of [4, 5]) await settle(index, reset()); // the same wave
 		await settle(0, ok);
@@ -169,7 +159,7 @@ describe('CallScheduler: the bound on calls in flight', () => {
 	});
 
 	it('a wave of refusals that could be a quota: the bound is what was served, and stays', async () => {
-		const { counts, settle, end } = await queued(40, { maxInFlight: 8, firstWave: 8, ...BUDGET });
+		const { counts, settle, end } = await queued(40, { maxInFlight: 8, ...BUDGET });
 		// 0-3 in flight when 4-7 are refused: a bound of 4, or a quota of 4 a second.
 		for (const index of [4, 5, 6, 7]) await settle(index, tooMany(1));
 		for (const index of [0, 1, 2, 3]) await settle(index, ok);
@@ -187,7 +177,7 @@ describe('CallScheduler: refusals read late', () => {
 	it('a 429 read after the answers of the calls ahead of it still reads as calls in flight', async () => {
 		// A busy n8n reads a burst of ready answers in any order: the service (4 in flight) served
 		// 0-3 and refused 4-7, but the run reads the four answers first.
-		const { counts, settle, end } = await queued(200, { maxInFlight: 8, firstWave: 8, ...BUDGET });
+		const { counts, settle, end } = await queued(200, { maxInFlight: 8, ...BUDGET });
 		for (const index of [0, 1, 2, 3]) await settle(index, ok);
 		for (const index of [4, 5, 6, 7]) await settle(index, tooMany(1));
 		// The service answers each call in 150 ms from here: about 26 a second at 4 in flight,
@@ -207,7 +197,6 @@ describe('CallScheduler: waiting calls', () => {
 	it('set no timer while they wait for a slot, and one while the run holds off', async () => {
 		const { counts, settle, more, end } = await queued(8, {
 			maxInFlight: 2,
-			firstWave: 2,
 			...BUDGET,
 		});
 		expect(jest.getTimerCount()).toBe(0);
