@@ -51,7 +51,9 @@ async function start(options, deadline) {
 	const t0 = Date.now();
 	// --inspect-port only chooses the port: the inspector stays closed unless the memory and
 	// profile phases open it (SIGUSR1), after the timed ones.
-	const inspectPort = await n8n.getFreePort();
+	// Below the ephemeral range (32768 and up on Linux): the inspector opens minutes after the port
+	// is chosen, and an ephemeral port may be taken by a client socket by then.
+	const inspectPort = await n8n.getFreePort(20_000 + Math.floor(Math.random() * 12_000));
 	const env = { N8N_LOG_LEVEL: 'warn', NODE_OPTIONS: `--inspect-port=127.0.0.1:${inspectPort}` };
 	const server = (resources.server = await n8n.startN8n(folder, { env }));
 	const startSeconds = (Date.now() - t0) / 1000;

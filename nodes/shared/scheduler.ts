@@ -21,8 +21,8 @@ export interface Learned {
 	bound?: number;
 	/** A quota per window, confirmed by refusals or announced by the service. */
 	quota?: KnownQuota;
-	/** The quickest answer of any kind: a call in flight for longer has reached the service. */
-	arrivalMs?: number;
+	/** The slowest refusal seen: a call in flight for longer has reached the service. */
+	refusalMs?: number;
 }
 
 export interface KnownQuota {
@@ -452,9 +452,9 @@ const MAX_PROBE_WINDOWS = 64;
  * (accepted: no quota; refused with fewer calls ahead of it than that limit would need: confirmed;
  * else it tells nothing and a later one tests again), and so does one call beyond the scheduler's
  * bound (CallScheduler.boundProbeInMs). The service counts a call when it arrives: the run places
- * it at its start plus the quickest answer of any kind seen (refusals come back at once), or at its
- * answer less the quickest answered round trip if that is sooner; before any answer, a call in
- * flight counts as in the window. A quota learnt from refusals may have been learnt while another
+ * an answered call at its answer less the quickest answered round trip, and a call in flight at
+ * its start plus the slowest refusal seen (refusals come back at once; before any refusal, a call
+ * in flight counts as in the window). A quota learnt from refusals may have been learnt while another
  * client used the same key: after some windows at it without a refusal, the run tries more (twice
  * as much until a try is refused, then one call); a refused try settles it at what the service
  * took, and the next try waits twice as long. One window after refusals its own calls do not
@@ -469,9 +469,6 @@ export class RateQuota {
 
 	private quickestMs = Infinity;
 
-	/** The quickest answer of any kind, refusals included: a call in flight arrived by then. */
-	private arrivalMs = Infinity;
-
 	private marginMs = MIN_MARGIN_MS;
 
 	/** The call started beyond a candidate quota to test it, and when. */
@@ -479,7 +476,11 @@ export class RateQuota {
 
 	private probeAt = 0;
 
-	/** The slowest refusal seen: a call not refused by twice that was taken. */
+	/**
+	 * The slowest refusal seen (refusals come back at once, answers at the service's latency): a
+	 * call in flight for longer has reached the service, and one not refused by twice that was taken.
+	 * Slowest, not quickest: a busy n8n may send a call some time after it started it.
+	 */
 	private refusalMs: number | undefined;
 
 	/** Refusals of calls started before this sequence number belong to the wave already read. */
@@ -505,8 +506,8 @@ export class RateQuota {
 	private backToCeiling = false;
 
 	/** What an earlier run against the same service learnt or was told. */
-	recall({ quota, arrivalMs }: Learned) {
-		if (arrivalMs !== undefined) this.arrivalMs = arrivalMs;
+	recall({ quota, refusalMs }: Learned) {
+		this.refusalMs = refusalMs;
 		if (!quota) return;
 		this.quota = { ...quota, confirmed: true, serving: 0 };
 		// Known from an earlier run: a try above it adds one call.
@@ -515,9 +516,9 @@ export class RateQuota {
 	}
 
 	/** For the next run: the confirmed quota (the level the service took, not a try above it). */
-	known(): Pick<Learned, 'quota' | 'arrivalMs'> {
-		const { quota, arrivalMs } = this;
-		const arrival = arrivalMs === Infinity ? {} : { arrivalMs };
+	known(): Pick<Learned, 'quota' | 'refusalMs'> {
+		const { quota, refusalMs } = this;
+		const arrival = refusalMs === undefined ? {} : { refusalMs };
 		if (!quota?.confirmed) return arrival;
 		const { windowMs, announced, probeWindows } = quota;
 		const limit = this.triedFrom ?? Math.max(quota.limit, this.ceiling ?? 0);
@@ -584,7 +585,6 @@ export class RateQuota {
 		const call = this.calls.get(seq);
 		if (call && call.answeredAt === undefined) {
 			this.quickestMs = Math.min(this.quickestMs, now - call.startedAt);
-			this.arrivalMs = Math.min(this.arrivalMs, now - call.startedAt);
 			call.answeredAt = now;
 			if (took) this.tryMore(now);
 		}
@@ -633,10 +633,7 @@ export class RateQuota {
 		now: number,
 	): QuotaReading {
 		const call = this.calls.get(seq);
-		if (call) {
-			this.arrivalMs = Math.min(this.arrivalMs, now - call.startedAt);
-			this.refusalMs = Math.max(this.refusalMs ?? 0, now - call.startedAt);
-		}
+		if (call) this.refusalMs = Math.max(this.refusalMs ?? 0, now - call.startedAt);
 		this.calls.delete(seq);
 		this.clean = { since: now, held: false };
 		const windowMs = Math.max(hint.windowMs ?? hint.retryAfterMs, 1000, this.quota?.windowMs ?? 0);
@@ -740,9 +737,10 @@ export class RateQuota {
 
 	/** When the service took a call, at the latest (see the class comment). */
 	private placedAt({ startedAt, answeredAt }: Call) {
-		const byAnswer =
-			answeredAt === undefined ? Infinity : Math.max(startedAt, answeredAt - this.quickestMs);
-		return Math.min(byAnswer, startedAt + this.arrivalMs);
+		// An answer bounds the arrival even when a busy n8n sent the call late; a call still out is
+		// placed by how fast the service refuses.
+		if (answeredAt !== undefined) return Math.max(startedAt, answeredAt - this.quickestMs);
+		return startedAt + (this.refusalMs ?? Infinity);
 	}
 
 	/** The calls placed after `since`, oldest first. */

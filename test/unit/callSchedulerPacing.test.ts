@@ -135,9 +135,8 @@ describe('CallScheduler: pacing to a quota', () => {
 		const { counts, settle, end } = await quotaOfFour();
 		await tick(1100);
 		for (const index of [8, 9, 10, 11]) await settle(index, neutral);
-		// Taken when they started (at 1025, refusals come back at once): they leave the window 1025
-		// ms later, answered or not.
-		await tick(949);
+		// They left the window 1025 ms after they were answered, not when they started.
+		await tick(1024);
 		expect(counts.started).toBe(12);
 		await tick(1);
 		expect(counts.started).toBe(16);

@@ -32,7 +32,10 @@ export function quotaOfFour(stated: Partial<QuotaHint> = {}) {
  */
 export function steadyQuotaOfFour() {
 	const quota = new RateQuota();
-	quota.recall({ quota: { limit: 4, windowMs: 1000, announced: false, probeWindows: 64 } });
+	quota.recall({
+		quota: { limit: 4, windowMs: 1000, announced: false, probeWindows: 64 },
+		refusalMs: 100,
+	});
 	served(quota, [0, 1, 2, 3], 0, 100);
 	return quota;
 }
