@@ -10,7 +10,8 @@ import {
 	type Progress,
 } from './errors';
 import type { SearchInput } from './input';
-import { quotaHint, type CallScheduler, type CallVerdict } from './scheduler';
+import { quotaHint } from './quota';
+import type { CallScheduler, CallVerdict } from './scheduler';
 import type { PageRequest, SearchAnswer, SearchPage } from './transport';
 
 // One search's pages: the cursor loop, and what to do after each call (retry, wait, fail).

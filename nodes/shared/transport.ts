@@ -5,7 +5,7 @@ import type {
 	IN8nHttpFullResponse,
 } from 'n8n-workflow';
 import { answerError, readCreditsCharged, type ErrorContext, type FailedCall } from './errors';
-import { announcedIn, RATE_LIMIT_HEADERS, type Announced } from './scheduler';
+import { announcedIn, RATE_LIMIT_HEADERS, type Announced } from './quota';
 
 // The one HTTP call of the nodes, and the reading of its answer. The only module of the request
 // path that touches n8n: its request helper, which applies the credential.

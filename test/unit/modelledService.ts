@@ -1,10 +1,6 @@
 import { sleep } from 'n8n-workflow';
-import {
-	CallScheduler,
-	type CallVerdict,
-	type Learned,
-	type QuotaHint,
-} from '../../nodes/shared/scheduler';
+import type { QuotaHint } from '../../nodes/shared/quota';
+import { CallScheduler, type CallVerdict, type Learned } from '../../nodes/shared/scheduler';
 
 // A service modelled on jest's fake clock, and a keyword list sent through the scheduler as
 // fetchPage sends it (a refusal is released as congestion and retried after its Retry-After).

@@ -1,4 +1,4 @@
-import { announcedIn, quotaHint } from '../../nodes/shared/scheduler';
+import { announcedIn, quotaHint } from '../../nodes/shared/quota';
 
 describe('quotaHint: what the headers of a 429 state', () => {
 	it.each([

@@ -1,4 +1,4 @@
-import { RateQuota, type QuotaHint } from '../../nodes/shared/scheduler';
+import { RateQuota, type QuotaHint } from '../../nodes/shared/quota';
 
 // RateQuota takes the time as an argument: each test plays a run on a clock of its own (ms).
 

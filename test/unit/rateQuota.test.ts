@@ -1,4 +1,4 @@
-import { RateQuota } from '../../nodes/shared/scheduler';
+import { RateQuota } from '../../nodes/shared/quota';
 import { quotaOfFour, served, steadyQuotaOfFour, tooMany } from './quotaPlay';
 
 describe('RateQuota: a quota found from refusals', () => {

@@ -1,4 +1,4 @@
-import { RateQuota } from '../../nodes/shared/scheduler';
+import { RateQuota } from '../../nodes/shared/quota';
 import { served, steadyQuotaOfFour, tooMany } from './quotaPlay';
 
 // When the service took each call, as the run reckons it: the window and the margin.

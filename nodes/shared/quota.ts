@@ -1,0 +1,438 @@
+// A quota per window: read from the rate-limit headers of the service's answers, or learnt from
+// its refusals (RateQuota), for CallScheduler (scheduler.ts). Plain values only.
+
+/** A quota per window, confirmed by refusals or announced by the service. */
+export interface KnownQuota {
+	limit: number;
+	windowMs: number;
+	/** Stated by the service's headers: never probed above. */
+	announced: boolean;
+	/** Windows of calls at the quota, without a refusal, before the run tries one call more. */
+	probeWindows: number;
+}
+
+/** What RateQuota keeps for the next run against the same service. */
+export interface QuotaMemory {
+	quota?: KnownQuota;
+	/** The slowest refusal seen: a call in flight for longer has reached the service. */
+	refusalMs?: number;
+}
+
+/** What an answer's rate-limit headers state (draft IETF RateLimit headers, X-RateLimit-*). */
+export interface Announced {
+	/** Requests allowed per window (RateLimit-Policy, RateLimit-Limit, X-RateLimit-Limit). */
+	limit?: number;
+	/** The window's length (the `w=` of RateLimit-Policy or RateLimit-Limit). */
+	windowMs?: number;
+	/** Requests left in the window, for this key, whoever made the others. */
+	remaining?: number;
+	/** Until the window has room again. */
+	resetMs?: number;
+}
+
+/** What a refusal says of a quota: when to come back and what its headers state. */
+export interface QuotaHint extends Announced {
+	/** Retry-After (or the rate-limit reset) in ms; 0 when the service did not say. */
+	retryAfterMs: number;
+}
+
+/** The rate-limit headers the node reads, lower-case as they arrive. */
+export const RATE_LIMIT_HEADERS = [
+	'ratelimit',
+	'ratelimit-limit',
+	'ratelimit-policy',
+	'ratelimit-remaining',
+	'ratelimit-reset',
+	'x-ratelimit-limit',
+	'x-ratelimit-remaining',
+	'x-ratelimit-reset',
+] as const;
+
+/** A whole number at the start of a header value ("10", "10, 10;w=1", "10;w=1"), or after `key=`. */
+function countIn(raw: unknown, key?: string): number | undefined {
+	const pattern = key ? new RegExp(`;\\s*${key}=(\\d+)`) : /^\s*(\d+)/;
+	const match = typeof raw === 'string' ? pattern.exec(raw) : null;
+	const count = match ? Number(match[1]) : NaN;
+	return Number.isSafeInteger(count) ? count : undefined;
+}
+
+const positive = (count: number | undefined) =>
+	count !== undefined && count > 0 ? count : undefined;
+
+/** Seconds from now, or (X-RateLimit-Reset, some services) a Unix time in seconds. */
+function resetOf(seconds: number | undefined, now: number): number | undefined {
+	if (seconds === undefined) return undefined;
+	return seconds > 1e9 ? Math.max(0, seconds * 1000 - now) : seconds * 1000;
+}
+
+/** What the headers of an answer (a page or a 429) state of a quota; never required. */
+export function announcedIn(
+	headers: Record<string, unknown> | undefined,
+	now = Date.now(),
+): Announced {
+	const h = headers ?? {};
+	const policy = h['ratelimit-policy'];
+	const limit = h['ratelimit-limit'] ?? h['x-ratelimit-limit'];
+	const windowS = positive(countIn(policy, 'w') ?? countIn(limit, 'w'));
+	const announced: Announced = {
+		limit: positive(countIn(policy) ?? countIn(policy, 'q') ?? countIn(limit)),
+		windowMs: windowS && windowS * 1000,
+		remaining:
+			countIn(h['ratelimit-remaining'] ?? h['x-ratelimit-remaining']) ?? countIn(h.ratelimit, 'r'),
+		resetMs: resetOf(
+			countIn(h['ratelimit-reset'] ?? h['x-ratelimit-reset']) ?? countIn(h.ratelimit, 't'),
+			now,
+		),
+	};
+	return Object.fromEntries(Object.entries(announced).filter(([, v]) => v !== undefined));
+}
+
+/** The quota a 429's headers state, when they state one. */
+export function quotaHint(
+	headers: Record<string, unknown> | undefined,
+	retryAfterMs: number,
+): QuotaHint {
+	return { retryAfterMs, ...announcedIn(headers) };
+}
+
+/** A call not refused: when it started and, once answered, when. */
+interface Call {
+	startedAt: number;
+	answeredAt?: number;
+}
+
+/** What a refusal was read as; 'quota found' when it confirmed a quota for the first time. */
+export type QuotaReading = 'quota' | 'quota found' | 'calls in flight';
+
+// A service counts a call when it arrives, the run when it starts it: the run leaves a margin so
+// that a call started just as a slot frees is not refused for arriving a little early.
+const MIN_MARGIN_MS = 25;
+const MAX_MARGIN_SHARE = 0.1;
+const MAX_PROBE_WINDOWS = 64;
+
+/**
+ * A quota on calls (N per rolling window), announced by the service's headers or learnt from its
+ * refusals: the calls the service took in the window before a refused one are its quota, the
+ * window is what the headers say or else how long the service asks to wait. While one reading
+ * could also be a limit on calls in flight, the quota is a candidate: one call beyond it tells
+ * (accepted: no quota; refused with fewer calls ahead of it than that limit would need: confirmed;
+ * else it tells nothing and a later one tests again), and so does one call beyond the scheduler's
+ * bound (CallScheduler.boundProbeInMs, scheduler.ts). The service counts a call when it arrives: the run places
+ * an answered call at its answer less the quickest answered round trip, and a call in flight at
+ * its start plus the slowest refusal seen (refusals come back at once; before any refusal, a call
+ * in flight counts as in the window). A quota learnt from refusals may have been learnt while another
+ * client used the same key: after some windows at it without a refusal, the run tries more (twice
+ * as much until a try is refused, then one call); a refused try settles it at what the service
+ * took, and the next try waits twice as long. One window after refusals its own calls do not
+ * explain, it goes back to the most the quota took.
+ */
+export class RateQuota {
+	/** `serving`: for a candidate, the fewest calls ahead of a refusal it was read from. */
+	private quota: (KnownQuota & { confirmed: boolean; serving: number }) | undefined;
+
+	/** Calls not refused, by sequence number: when the service (at the latest) took them. */
+	private readonly calls = new Map<number, Call>();
+
+	private quickestMs = Infinity;
+
+	private marginMs = MIN_MARGIN_MS;
+
+	/** The call started beyond a candidate quota to test it, and when. */
+	private probeSeq: number | undefined;
+
+	private probeAt = 0;
+
+	/**
+	 * The slowest refusal seen (refusals come back at once, answers at the service's latency): a
+	 * call in flight for longer has reached the service, and one not refused by twice that was taken.
+	 * Slowest, not quickest: a busy n8n may send a call some time after it started it.
+	 */
+	private refusalMs: number | undefined;
+
+	/** Refusals of calls started before this sequence number belong to the wave already read. */
+	// Stryker disable next-line UnaryOperator: only call 0 can tell -1 from 1, and its refusal (no call before it) sets no quota whose margin a wave could widen
+	private waveSeq = -1;
+
+	/** Since when no call was refused (nor tried above the quota), and whether the quota held the run back. */
+	private clean = { since: 0, held: false };
+
+	/** The learnt limit before a try above it; a refusal of the try comes back to it. */
+	private triedFrom: number | undefined;
+
+	/** A try above the quota was refused once: later tries add one call. */
+	private settled = false;
+
+	/**
+	 * The most a learnt quota has taken without a refusal. Refusals its own calls do not explain
+	 * (another client of the same key) lower the pace below it for a while; one clean window at
+	 * the lower pace goes back up to it, and a refusal right after that lowers it.
+	 */
+	private ceiling: number | undefined;
+
+	private backToCeiling = false;
+
+	/** What an earlier run against the same service learnt or was told. */
+	recall({ quota, refusalMs }: QuotaMemory) {
+		this.refusalMs = refusalMs;
+		if (!quota) return;
+		this.quota = { ...quota, confirmed: true, serving: 0 };
+		// Known from an earlier run: a try above it adds one call.
+		this.settled = true;
+		this.ceiling = quota.limit;
+	}
+
+	/** For the next run: the confirmed quota (the level the service took, not a try above it). */
+	known(): QuotaMemory {
+		const { quota, refusalMs } = this;
+		const arrival = refusalMs === undefined ? {} : { refusalMs };
+		if (!quota?.confirmed) return arrival;
+		const { windowMs, announced, probeWindows } = quota;
+		const limit = this.triedFrom ?? Math.max(quota.limit, this.ceiling ?? 0);
+		return { ...arrival, quota: { limit, windowMs, announced, probeWindows } };
+	}
+
+	/** The service's headers state a quota: paced to from now on; true if none was known. */
+	announce(limit: number, windowMs: number): boolean {
+		const found = !this.quota?.confirmed;
+		this.quota = { limit, windowMs, announced: true, probeWindows: 1, confirmed: true, serving: 0 };
+		this.probeSeq = undefined;
+		this.triedFrom = undefined;
+		return found;
+	}
+
+	/** The candidate is confirmed (a call beyond the bound went through); true if there was one. */
+	confirmCandidate(): boolean {
+		if (!this.quota || this.quota.confirmed) return false;
+		this.quota.confirmed = true;
+		return true;
+	}
+
+	/** The candidate is no quota (a call beyond the bound was refused while it had room). */
+	dropCandidate() {
+		if (!this.quota?.confirmed) this.quota = undefined;
+	}
+
+	isConfirmed(): boolean {
+		return this.quota?.confirmed === true;
+	}
+
+	/** Ms until a confirmed quota's window has room (Infinity without one). */
+	roomInMs(now: number): number {
+		const quota = this.quota;
+		return quota?.confirmed ? this.windowRoomInMs(now, quota.limit) : Infinity;
+	}
+
+	/** Ms until a candidate quota's window has room (Infinity without a candidate). */
+	candidateRoomInMs(now: number): number {
+		const quota = this.quota;
+		if (!quota || quota.confirmed || this.probeSeq !== undefined) return Infinity;
+		return this.windowRoomInMs(now, quota.limit);
+	}
+
+	/** When a refusal of a call started at `at` would have come back: not refused by then, taken. */
+	refusedBy(at: number): number {
+		return at + 2 * (this.refusalMs ?? Infinity) + MIN_MARGIN_MS;
+	}
+
+	started(seq: number, now: number) {
+		this.calls.set(seq, { startedAt: now });
+		// Stryker disable next-line ConditionalExpression: a confirmed quota never lets a call start beyond it (delayMs), so `used > limit` is false for it anyway
+		if (this.quota && !this.quota.confirmed && this.used(now) > this.quota.limit)
+			if (this.probeSeq === undefined) [this.probeSeq, this.probeAt] = [seq, now];
+		// Stryker disable next-line CallExpression: forgetting only bounds memory (see forget)
+		this.forget(now);
+	}
+
+	/**
+	 * A call was answered, not refused (`took`: with a page, not a failure); a probe beyond a
+	 * candidate quota that was disproves it.
+	 */
+	answered(seq: number, now: number, took = true) {
+		const call = this.calls.get(seq);
+		if (call && call.answeredAt === undefined) {
+			this.quickestMs = Math.min(this.quickestMs, now - call.startedAt);
+			call.answeredAt = now;
+			if (took) this.tryMore(now);
+		}
+		if (seq === this.probeSeq) this.probeTaken();
+	}
+
+	/** The call beyond a candidate quota was taken (answered, or not refused in time): no quota. */
+	private probeTaken() {
+		this.probeSeq = undefined;
+		if (!this.quota?.confirmed) this.quota = undefined;
+	}
+
+	/**
+	 * After `probeWindows` windows at a learnt quota without a refusal, one try more (one window
+	 * back up to the ceiling: another client's calls have left the window by then).
+	 */
+	private tryMore(now: number) {
+		const quota = this.quota;
+		if (!quota?.confirmed || quota.announced) return;
+		const { ceiling } = this;
+		const below = ceiling !== undefined && quota.limit < ceiling;
+		const windows = below ? 1 : quota.probeWindows;
+		if (!this.clean.held || now - this.clean.since < quota.windowMs * windows) return;
+		this.clean = { since: now, held: false };
+		if (below) {
+			quota.limit = ceiling;
+			this.backToCeiling = true;
+			return;
+		}
+		this.ceiling = quota.limit;
+		this.triedFrom = quota.limit;
+		quota.limit = this.settled ? quota.limit + 1 : quota.limit * 2;
+	}
+
+	/**
+	 * Reads a refusal (`serving`: calls ahead of it when it started, not refused): a quota's, `quota
+	 * found` when it turns a candidate into one. None serving, a probe refused or a stated limit
+	 * mean a quota; else a limit on calls in flight explains it as well, and the quota stays a
+	 * candidate.
+	 */
+	refused(
+		seq: number,
+		hint: QuotaHint,
+		serving: number,
+		nextSeq: number,
+		now: number,
+	): QuotaReading {
+		const call = this.calls.get(seq);
+		if (call) this.refusalMs = Math.max(this.refusalMs ?? 0, now - call.startedAt);
+		this.calls.delete(seq);
+		this.clean = { since: now, held: false };
+		const windowMs = Math.max(hint.windowMs ?? hint.retryAfterMs, 1000, this.quota?.windowMs ?? 0);
+		// At most what the service may have had in its window when it refused: calls before this
+		// one in flight, or answered within a window of now (the refusal came back at once).
+		const counted = this.count(now - windowMs, seq);
+		// The call beyond a candidate, refused with fewer calls ahead of it than the service was
+		// serving when it refused before: a limit on calls in flight does not explain it.
+		const probeTells = seq === this.probeSeq && serving < (this.quota?.serving ?? 0);
+		// A confirmed quota full when the service refused (or a try above it) explains the refusal.
+		const full =
+			this.quota?.confirmed && counted >= Math.min(this.quota.limit, this.triedFrom ?? Infinity);
+		const isQuota = hint.limit !== undefined || serving === 0 || probeTells || !!full;
+		if (seq === this.probeSeq) this.probeSeq = undefined;
+		const sameWave = seq < this.waveSeq;
+		if (!sameWave) this.waveSeq = nextSeq;
+		const known = this.quota;
+		// A try above the quota refused: the quota is what the service took, at least the level tried from.
+		const floor = sameWave ? 0 : (this.triedFrom ?? 0);
+		if (known && this.triedFrom !== undefined && !sameWave) this.triedTooFar(known);
+		const lowersCeiling = this.backToCeiling && !sameWave;
+		if (!sameWave) this.backToCeiling = false;
+		// A known quota refused anew at its size: the service took the calls later than the run
+		// reckons, so the run leaves a wider margin.
+		if (known?.confirmed && !sameWave && counted >= known.limit && hint.limit === undefined)
+			this.marginMs = Math.min(this.marginMs * 2, known.windowMs * MAX_MARGIN_SHARE);
+		// A quota only goes down; a refusal none of the run's calls explains (another client's, an
+		// outage) sets none.
+		const limit = hint.limit ?? Math.max(floor, Math.min(counted, known?.limit ?? Infinity));
+		if (limit === 0) return isQuota ? 'quota' : 'calls in flight';
+		const { announced = false, probeWindows = 1 } = known ?? {};
+		if (!isQuota) {
+			if (!known?.confirmed) {
+				const fewest = Math.min(serving, known?.serving ?? Infinity);
+				this.quota = {
+					limit,
+					windowMs,
+					announced,
+					probeWindows,
+					confirmed: false,
+					serving: fewest,
+				};
+			}
+			return 'calls in flight';
+		}
+		const stated = hint.limit !== undefined && hint.windowMs !== undefined;
+		if (lowersCeiling || stated) this.ceiling = limit;
+		this.quota = {
+			limit,
+			windowMs,
+			announced: stated || announced,
+			probeWindows,
+			confirmed: true,
+			serving: 0,
+		};
+		return known?.confirmed ? 'quota' : 'quota found';
+	}
+
+	/** A try above the learnt quota was refused: twice as long before the next, one call more each. */
+	private triedTooFar(quota: KnownQuota) {
+		quota.probeWindows = Math.min(quota.probeWindows * 2, MAX_PROBE_WINDOWS);
+		this.triedFrom = undefined;
+		this.settled = true;
+	}
+
+	/** Ms until the quota lets another call start (0: now). */
+	delayMs(now: number): number {
+		const quota = this.quota;
+		// Nothing starts while the call beyond a candidate is out: a later call could reach the
+		// service first and be what it refuses. Its refusal, or none by the time one would have
+		// come back, starts the next call.
+		if (this.probeSeq !== undefined) {
+			const decidedAt = this.refusedBy(this.probeAt);
+			if (now < decidedAt) return decidedAt - now;
+			this.probeTaken();
+		}
+		// A candidate lets one call beyond it start, to tell whether it is real.
+		if (!quota?.confirmed) return 0;
+		const delay = this.windowRoomInMs(now, quota.limit);
+		if (delay > 0) this.clean.held = true;
+		return delay;
+	}
+
+	/**
+	 * Ms until fewer than `limit` calls are in the window: when the call that would be one too many
+	 * leaves it. A call in flight whose arrival no answer bounds yet stays in it until answered.
+	 */
+	private windowRoomInMs(now: number, limit: number) {
+		const placed = this.placedSince(now - this.spanMs());
+		if (placed.length < limit) return 0;
+		return Math.max(1, placed[placed.length - limit] + this.spanMs() - now);
+	}
+
+	private spanMs() {
+		return (this.quota?.windowMs ?? 0) + this.marginMs;
+	}
+
+	private used(now: number) {
+		return this.count(now - this.spanMs(), Infinity);
+	}
+
+	/** When the service took a call, at the latest (see the class comment). */
+	private placedAt({ startedAt, answeredAt }: Call) {
+		// An answer bounds the arrival even when a busy n8n sent the call late; a call still out is
+		// placed by how fast the service refuses.
+		if (answeredAt !== undefined) return Math.max(startedAt, answeredAt - this.quickestMs);
+		return startedAt + (this.refusalMs ?? Infinity);
+	}
+
+	/** The calls placed after `since`, oldest first. */
+	private placedSince(since: number) {
+		const placed = [...this.calls.values()].map((call) => this.placedAt(call));
+		return placed.filter((at) => at > since).sort((a, b) => a - b);
+	}
+
+	/** Calls started before `beforeSeq` that were placed after `since`. */
+	private count(since: number, beforeSeq: number) {
+		let count = 0;
+		for (const [seq, call] of this.calls) {
+			// Stryker disable next-line EqualityOperator: refused() deletes the refused call before it counts, so `seq <= beforeSeq` counts the same calls
+			if (seq < beforeSeq && this.placedAt(call) > since) count += 1;
+		}
+		return count;
+	}
+
+	/** Answered calls older than any window read so far say nothing more. */
+	// Stryker disable next-line BlockStatement: it only bounds memory; count() and delayMs() skip calls out of the window
+	private forget(now: number) {
+		const keepSince = now - Math.max(this.spanMs(), 60_000) * 2;
+		// Stryker disable next-line BlockStatement: memory only, as above
+		for (const [seq, call] of this.calls) {
+			// Stryker disable next-line ConditionalExpression,EqualityOperator: memory only, as above (a call kept or dropped at keepSince is out of every window)
+			if (this.placedAt(call) < keepSince) this.calls.delete(seq);
+		}
+	}
+}
