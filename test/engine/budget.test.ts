@@ -86,6 +86,27 @@ describe('Max Credits: a run never spends past it', () => {
 		expect(made.map((call) => call.creditsCharged)).toEqual([0, 0, 0, 1, 1]);
 	});
 
+	it('an answer that is not a page counts at what it was charged: a free one gives its credits back', async () => {
+		const notAvailable = { success: true, available: false, availabilityStatus: 'private' };
+		await service().injectFaults([
+			{
+				match: { query: 'rain' },
+				response: { status: 200, creditsCharged: 0, body: notAvailable },
+			},
+		]);
+		const run = await search(
+			{ ...BY_KEYWORD, limit: 1, options: { maxCredits: 1 } },
+			{ input: keywordItems('rain', 'piano'), nodeSettings: { onError: 'continueRegularOutput' } },
+		);
+
+		expect(run.error).toBeUndefined();
+		expect(run.items.map(({ json }) => json.error ?? json.soundId !== undefined)).toEqual([
+			'The service answered available: false with status "private"',
+			true,
+		]);
+		expect(await charged()).toBe(1);
+	});
+
 	it('the error counts the calls the run made, and the free ones among them', async () => {
 		await fetchDirect(service(), 'shortvideo', { q: 'rain', limit: 1 });
 		const run = await search(

@@ -156,6 +156,24 @@ describe('answers that are not a page of sounds', () => {
 			/success: false \(quota_exceeded: Daily quota used\)/,
 		],
 		['an empty nextCursor', servicePage(sounds(2), ''), /a nextCursor that is not a string: $/],
+		['a nextCursor that is a number', servicePage(sounds(2), 42 as never), /not a string: 42$/],
+		[
+			'sounds that are not objects',
+			servicePage([{ soundId: 's0' }, 'x'] as never),
+			/without a list of sounds at data.items/,
+		],
+		[
+			'a long HTML page, cut in the message',
+			`<html>${'x'.repeat(500)}</html>`,
+			new RegExp(`not JSON: <html>x{194}…$`),
+		],
+		['success: false with a text error', { success: false, error: 'Slow down' }, /\(Slow down\)$/],
+		['success: false without details', { success: false }, /\(no error details\)$/],
+		[
+			'available: false without a status',
+			{ success: true, available: false },
+			/available: false with status "unknown"$/,
+		],
 	])('%s: a clear error, never an empty success, not retried', async (_case, body, message) => {
 		await inject({ response: { status: 200, body, creditsCharged: 1 } });
 		const run = await searchLofi();

@@ -137,6 +137,19 @@ describe('no paid call once the run is doomed', () => {
 		expect(queriesOf(await calls()).sort()).toEqual(['kw0', 'kw1', 'kw2']);
 	});
 
+	it('a call in flight that fails after the first failure does not replace its error', async () => {
+		await service().injectFaults([
+			{ match: { query: 'kw0' }, response: { status: 403, delayMs: 400 } },
+			{ match: { query: 'kw1' }, response: { status: 402 } },
+		]);
+		const run = await searchKeywords(4, { maxInFlight: 2 });
+
+		// kw0 was in flight when kw1 failed: it is stood down, and the run fails with kw1's 402.
+		expect(run.error?.message).toBe('The API key has no credits left (402 Payment Required)');
+		expect(run.error?.context?.itemIndex).toBe(1);
+		expect(queriesOf(await calls()).sort()).toEqual(['kw0', 'kw1']);
+	});
+
 	it('a cancelled execution ends a retry waiting on its backoff at once, and it is not sent', async () => {
 		await service().injectFaults([
 			{ times: 'always', response: { status: 503, headers: { 'Retry-After': '10' } } },

@@ -93,4 +93,28 @@ describe("n8n's Request Options, which the Search operation applies as n8n's rou
 		expect(run.items).toHaveLength(3);
 		expect((await service().ledger()).capacity.mostInFlight).toBe(1);
 	});
+
+	it('Batching: the items of one batch start together, the interval comes between batches', async () => {
+		await service().setCapacity({ latencyMs: 150 });
+		const batching = { batch: { batchSize: 3, batchInterval: 300 } };
+		const run = await search(
+			{ ...BY_KEYWORD, limit: 1, requestOptions: { batching } },
+			{ input: keywordItems('rain', 'piano', 'jazz', 'birds', 'waves', 'cello') },
+		);
+
+		expect(run.items).toHaveLength(6);
+		expect((await service().ledger()).capacity.mostInFlight).toBe(3);
+	});
+
+	it('Batching: the first batch starts at once, without waiting the interval', async () => {
+		const batching = { batch: { batchSize: 1, batchInterval: 3000 } };
+		const started = Date.now();
+		const run = await search(
+			{ ...BY_KEYWORD, limit: 1, requestOptions: { batching } },
+			{ input: keywordItems('rain') },
+		);
+
+		expect(run.items).toHaveLength(1);
+		expect(Date.now() - started).toBeLessThan(3000);
+	});
 });

@@ -45,6 +45,13 @@ describe('retry policy', () => {
 		).toBeUndefined();
 	});
 
+	it('waits a Retry-After of exactly the longest it is willing to', () => {
+		const longest = String(MAX_RETRY_AFTER_MS / 1000);
+		expect(retryDelayMs({ status: 503, headers: { 'retry-after': longest } }, 1, 2, NOW)).toBe(
+			MAX_RETRY_AFTER_MS,
+		);
+	});
+
 	it('a 429 waits as its Retry-After asks, else 1 s, 2 s, 4 s… capped at 30 s', () => {
 		expect(rateLimitDelayMs({ status: 429, headers: { 'retry-after': '7' } }, 1, NOW)).toBe(7000);
 		expect([1, 2, 3, 6, 9].map((n) => rateLimitDelayMs({ status: 429 }, n, NOW))).toEqual([
