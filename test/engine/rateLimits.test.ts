@@ -62,9 +62,6 @@ describe('a quota per window the node does not know', () => {
 			);
 			const { quota, capacity } = await service().ledger();
 			refusals.push(quota.refused + capacity.rateLimited);
-			process.stderr.write(
-				`[rate limits] ${count} keywords, run ${run + 1}: ${refusals[run]} refused\n`,
-			);
 		}
 		return refusals;
 	}
