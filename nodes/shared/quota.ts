@@ -14,8 +14,10 @@ export interface KnownQuota {
 /** What RateQuota keeps for the next run against the same service. */
 export interface QuotaMemory {
 	quota?: KnownQuota;
-	/** The slowest refusal seen: a call in flight for longer has reached the service. */
+	/** The slowest refusal seen: a call not refused by twice that was taken. */
 	refusalMs?: number;
+	/** The quickest answer of any kind: a call in flight for longer has reached the service. */
+	arrivalMs?: number;
 }
 
 /** What an answer's rate-limit headers state (draft IETF RateLimit headers, X-RateLimit-*). */
@@ -117,10 +119,10 @@ const MAX_PROBE_WINDOWS = 64;
  * could also be a limit on calls in flight, the quota is a candidate: one call beyond it tells
  * (accepted: no quota; refused with fewer calls ahead of it than that limit would need: confirmed;
  * else it tells nothing and a later one tests again), and so does one call beyond the scheduler's
- * bound (CallScheduler.boundProbeInMs, scheduler.ts). The service counts a call when it arrives: the run places
- * an answered call at its answer less the quickest answered round trip, and a call in flight at
- * its start plus the slowest refusal seen (refusals come back at once; before any refusal, a call
- * in flight counts as in the window). A quota learnt from refusals may have been learnt while another
+ * bound (CallScheduler.boundProbeInMs, scheduler.ts). The service counts a call when it arrives:
+ * the run places an answered call at its answer less the quickest answered round trip, and a call
+ * in flight at its start plus the quickest answer seen, a refusal usually (before any answer, a
+ * call in flight counts as in the window). A quota learnt from refusals may have been learnt while another
  * client used the same key: after some windows at it without a refusal, the run tries more (twice
  * as much until a try is refused, then one call); a refused try settles it at what the service
  * took, and the next try waits twice as long. One window after refusals its own calls do not
@@ -144,10 +146,12 @@ export class RateQuota {
 
 	/**
 	 * The slowest refusal seen (refusals come back at once, answers at the service's latency): a
-	 * call in flight for longer has reached the service, and one not refused by twice that was taken.
-	 * Slowest, not quickest: a busy n8n may send a call some time after it started it.
+	 * call not refused by twice that was taken. Slowest: a busy n8n reads some refusals late.
 	 */
 	private refusalMs: number | undefined;
+
+	/** The quickest answer of any kind, refusals included: a call in flight longer has arrived. */
+	private arrivalMs = Infinity;
 
 	/** Refusals of calls started before this sequence number belong to the wave already read. */
 	// Stryker disable next-line UnaryOperator: only call 0 can tell -1 from 1, and its refusal (no call before it) sets no quota whose margin a wave could widen
@@ -172,8 +176,9 @@ export class RateQuota {
 	private backToCeiling = false;
 
 	/** What an earlier run against the same service learnt or was told. */
-	recall({ quota, refusalMs }: QuotaMemory) {
+	recall({ quota, refusalMs, arrivalMs }: QuotaMemory) {
 		this.refusalMs = refusalMs;
+		this.arrivalMs = arrivalMs ?? Infinity;
 		if (!quota) return;
 		this.quota = { ...quota, confirmed: true, serving: 0 };
 		// Known from an earlier run: a try above it adds one call.
@@ -183,8 +188,11 @@ export class RateQuota {
 
 	/** For the next run: the confirmed quota (the level the service took, not a try above it). */
 	known(): QuotaMemory {
-		const { quota, refusalMs } = this;
-		const arrival = refusalMs === undefined ? {} : { refusalMs };
+		const { quota, refusalMs, arrivalMs } = this;
+		const arrival = {
+			...(refusalMs !== undefined && { refusalMs }),
+			...(arrivalMs !== Infinity && { arrivalMs }),
+		};
 		if (!quota?.confirmed) return arrival;
 		const { windowMs, announced, probeWindows } = quota;
 		const limit = this.triedFrom ?? Math.max(quota.limit, this.ceiling ?? 0);
@@ -251,6 +259,7 @@ export class RateQuota {
 		const call = this.calls.get(seq);
 		if (call && call.answeredAt === undefined) {
 			this.quickestMs = Math.min(this.quickestMs, now - call.startedAt);
+			this.arrivalMs = Math.min(this.arrivalMs, now - call.startedAt);
 			call.answeredAt = now;
 			if (took) this.tryMore(now);
 		}
@@ -299,7 +308,10 @@ export class RateQuota {
 		now: number,
 	): QuotaReading {
 		const call = this.calls.get(seq);
-		if (call) this.refusalMs = Math.max(this.refusalMs ?? 0, now - call.startedAt);
+		if (call) {
+			this.refusalMs = Math.max(this.refusalMs ?? 0, now - call.startedAt);
+			this.arrivalMs = Math.min(this.arrivalMs, now - call.startedAt);
+		}
 		this.calls.delete(seq);
 		this.clean = { since: now, held: false };
 		const windowMs = Math.max(hint.windowMs ?? hint.retryAfterMs, 1000, this.quota?.windowMs ?? 0);
@@ -404,9 +416,9 @@ export class RateQuota {
 	/** When the service took a call, at the latest (see the class comment). */
 	private placedAt({ startedAt, answeredAt }: Call) {
 		// An answer bounds the arrival even when a busy n8n sent the call late; a call still out is
-		// placed by how fast the service refuses.
+		// placed by the quickest answer seen (a refusal, usually).
 		if (answeredAt !== undefined) return Math.max(startedAt, answeredAt - this.quickestMs);
-		return startedAt + (this.refusalMs ?? Infinity);
+		return startedAt + this.arrivalMs;
 	}
 
 	/** The calls placed after `since`, oldest first. */

@@ -4,7 +4,7 @@ import { served, steadyQuotaOfFour, tooMany } from './quotaPlay';
 // When the service took each call, as the run reckons it: the window and the margin.
 
 describe('RateQuota: when the service took a call', () => {
-	it('places a slow answer at the answer less the quickest round trip, or its start plus the slowest refusal if sooner', () => {
+	it('places a slow answer at the answer less the quickest round trip seen', () => {
 		const quota = new RateQuota();
 		for (const seq of [0, 1, 2]) quota.started(seq, 10_000);
 		quota.answered(1, 10_100); // round trip 100: taken at 10 000
@@ -15,7 +15,7 @@ describe('RateQuota: when the service took a call', () => {
 		expect(quota.delayMs(11_100)).toBe(10_500 + 1025 - 11_100);
 	});
 
-	it('before any refusal, a call in flight counts as in the window', () => {
+	it('before any answer, a call in flight counts as in the window', () => {
 		const quota = new RateQuota();
 		quota.announce(2, 1000);
 		for (const seq of [0, 1]) quota.started(seq, 0);
@@ -32,9 +32,9 @@ describe('RateQuota: when the service took a call', () => {
 		quota.answered(5, 700);
 		quota.refused(3, tooMany(1000), 0, 6, 1000);
 		quota.started(6, 1000);
-		// A quota of 2 (calls 1 and 2): 4 (in flight, taken by 1000: its start plus the slowest
-		// refusal, 400) and 6 fill it until 4 leaves the window.
-		expect(quota.delayMs(1000)).toBe(1000 + 1025 - 1000);
+		// A quota of 2 (calls 1 and 2): 4 (in flight, taken by 700: its start plus the quickest
+		// answer, 100) and 6 fill it until 4 leaves the window.
+		expect(quota.delayMs(1000)).toBe(700 + 1025 - 1000);
 	});
 
 	it('a known quota refused anew at its size widens the margin, up to a tenth of the window', () => {
