@@ -39,8 +39,10 @@ function rateLimits(scenario) {
 		// First contact: the list starts at once, the quota refuses what is over it (free), once,
 		// and one try of twice the quota; a wave each second would be hundreds.
 		expect(await listAtQuota(scenario)).toBeLessThanOrEqual(200 + 10);
-		// The same n8n, the same service and key: the run starts at the pace the first one found.
-		expect(await listAtQuota(scenario)).toBeLessThanOrEqual(4);
+		// The same n8n, the same credential: the run starts at the pace the first one found. On a
+		// quiet machine a try or two above the quota; a loaded one may send some calls late, and
+		// the service refuses what it counts late: fewer than a window's worth.
+		expect(await listAtQuota(scenario)).toBeLessThan(10);
 	});
 }
 
