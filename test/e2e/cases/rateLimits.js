@@ -36,9 +36,10 @@ async function listAtQuota(scenario) {
 /** @param {import('../scenario').E2eScenario} scenario (started) */
 function rateLimits(scenario) {
 	test('200 keywords against 10 calls per second the node is not told: one burst refused at first contact, almost none in the next run', async () => {
-		// First contact: the list starts at once, the quota refuses what is over it (free), once,
-		// and one try of twice the quota; a wave each second would be hundreds.
-		expect(await listAtQuota(scenario)).toBeLessThanOrEqual(200 + 10);
+		// First contact: the list starts at once and the quota refuses what is over it (190, free),
+		// once; then a try of twice the quota, and what a loaded machine reads late (205 to 219 in
+		// CI runs). A wave as each second turned would be 190 more.
+		expect(await listAtQuota(scenario)).toBeLessThanOrEqual(250);
 		// The same n8n, the same credential: the run starts at the pace the first one found. On a
 		// quiet machine a try or two above the quota; a loaded one may send some calls late, and
 		// the service refuses what it counts late: fewer than a window's worth.
