@@ -1,3 +1,4 @@
+import { SIMPLIFIED_FIELDS } from '../harness/outputShape';
 import { RAW_FIELDS, fetchDirect, useReferenceService } from '../harness/engine/searchFixture';
 
 // The node as an AI tool that n8n calls directly: the MCP Server Trigger, AI Agent up to 2.2 and
@@ -19,10 +20,7 @@ describe('the node as a tool n8n calls directly (MCP, AI Agent up to 2.2)', () =
 		expect(response.map((sound) => sound.soundId)).toEqual(
 			expected.items.map((sound) => sound.soundId),
 		);
-		expect(Object.keys(response[0])).toEqual([
-			...['soundId', 'title', 'creditsCharged', 'authorName', 'postCount', 'query'],
-			...['platform', 'audioUrl', 'durationSeconds', 'fetchedAt'],
-		]);
+		expect(Object.keys(response[0])).toEqual(SIMPLIFIED_FIELDS);
 		expect(response.every((sound) => sound.creditsCharged === 1)).toBe(true);
 	});
 
