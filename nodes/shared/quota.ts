@@ -1,5 +1,5 @@
-// A quota per window: read from the rate-limit headers of the service's answers, or learnt from
-// its refusals (RateQuota), for CallScheduler (scheduler.ts). Plain values only.
+// A quota per window, read from the rate-limit headers of the service's answers or learnt from
+// its refusals, for CallScheduler (scheduler.ts). Plain values only.
 
 /** A quota per window, confirmed by refusals or announced by the service. */
 export interface KnownQuota {
@@ -7,7 +7,7 @@ export interface KnownQuota {
 	windowMs: number;
 	/** Stated by the service's headers: never probed above. */
 	announced: boolean;
-	/** Windows of calls at the quota, without a refusal, before the run tries one call more. */
+	/** Windows at the quota without a refusal before the run tries one call more. */
 	probeWindows: number;
 }
 
@@ -22,19 +22,17 @@ export interface QuotaMemory {
 
 /** What an answer's rate-limit headers state (draft IETF RateLimit headers, X-RateLimit-*). */
 export interface Announced {
-	/** Requests allowed per window (RateLimit-Policy, RateLimit-Limit, X-RateLimit-Limit). */
+	/** Requests per window (RateLimit-Policy, RateLimit-Limit, X-RateLimit-Limit). */
 	limit?: number;
-	/** The window's length (the `w=` of RateLimit-Policy or RateLimit-Limit). */
+	/** The `w=` of RateLimit-Policy or RateLimit-Limit. */
 	windowMs?: number;
-	/** Requests left in the window, for this key, whoever made the others. */
+	/** Left in the window for this key, whoever made the others. */
 	remaining?: number;
-	/** Until the window has room again. */
 	resetMs?: number;
 }
 
-/** What a refusal says of a quota: when to come back and what its headers state. */
+/** What a refusal says of a quota; `retryAfterMs` is 0 when the service did not say. */
 export interface QuotaHint extends Announced {
-	/** Retry-After (or the rate-limit reset) in ms; 0 when the service did not say. */
 	retryAfterMs: number;
 }
 
@@ -90,64 +88,52 @@ export function announcedIn(
 }
 
 /** The quota a 429's headers state, when they state one. */
-export function quotaHint(
-	headers: Record<string, unknown> | undefined,
-	retryAfterMs: number,
-): QuotaHint {
-	return { retryAfterMs, ...announcedIn(headers) };
+export function quotaHint(headers: Record<string, unknown> | undefined, retryAfterMs: number) {
+	return { retryAfterMs, ...announcedIn(headers) } satisfies QuotaHint;
 }
 
 /** A call not refused: when it started and, once answered, when. */
-interface Call {
-	startedAt: number;
-	answeredAt?: number;
-}
+type Call = { startedAt: number; answeredAt?: number };
 
 /** What a refusal was read as; 'quota found' when it confirmed a quota for the first time. */
 export type QuotaReading = 'quota' | 'quota found' | 'calls in flight';
 
-// A service counts a call when it arrives, the run when it starts it: the run leaves a margin so
-// that a call started just as a slot frees is not refused for arriving a little early.
+// A service counts a call when it arrives, the run when it starts it: a margin keeps a call
+// started just as a slot frees from arriving a little early.
 const MIN_MARGIN_MS = 25;
 const MAX_MARGIN_SHARE = 0.1;
 const MAX_PROBE_WINDOWS = 64;
 
 /**
- * A quota on calls (N per rolling window), announced by the service's headers or learnt from its
- * refusals: the calls the service took in the window before a refused one are its quota, the
- * window is what the headers say or else how long the service asks to wait. While one reading
- * could also be a limit on calls in flight, the quota is a candidate: one call beyond it tells
- * (accepted: no quota; refused with fewer calls ahead of it than that limit would need: confirmed;
- * else it tells nothing and a later one tests again), and so does one call beyond the scheduler's
- * bound (CallScheduler.boundProbeInMs, scheduler.ts). The service counts a call when it arrives:
- * the run places an answered call at its answer less the quickest answered round trip, and a call
- * in flight at its start plus the quickest answer seen, a refusal usually (before any answer, a
- * call in flight counts as in the window). A quota learnt from refusals may have been learnt while another
- * client used the same key: after some windows at it without a refusal, the run tries more (twice
- * as much until a try is refused, then one call); a refused try settles it at what the service
- * took, and the next try waits twice as long. One window after refusals its own calls do not
- * explain, it goes back to the most the quota took.
+ * A quota of N calls per rolling window, announced by the service's headers or learnt from its
+ * refusals: the calls the service took in the window before a refused one, over the window the
+ * headers or Retry-After give. A reading a limit on calls in flight would explain as well is a
+ * candidate: one call beyond it tells (taken: no quota; refused with fewer calls ahead than that
+ * limit needs: a quota), as does one beyond the scheduler's bound (boundProbeInMs, scheduler.ts).
+ * The service counts a call when it arrives: an answered call is placed at its answer less the
+ * quickest round trip, a call in flight at its start plus the quickest answer (a refusal, usually).
+ * A learnt quota may have been learnt while another client used the key: after some clean
+ * windows the run tries more (twice as much until a try is refused, then one call more, each try
+ * waiting twice as long), and a window after refusals its own calls do not explain it goes back to
+ * the most the quota took.
  */
 export class RateQuota {
 	/** `serving`: for a candidate, the fewest calls ahead of a refusal it was read from. */
 	private quota: (KnownQuota & { confirmed: boolean; serving: number }) | undefined;
 
-	/** Calls not refused, by sequence number: when the service (at the latest) took them. */
+	/** Calls not refused, by sequence number. */
 	private readonly calls = new Map<number, Call>();
 
 	private quickestMs = Infinity;
 
 	private marginMs = MIN_MARGIN_MS;
 
-	/** The call started beyond a candidate quota to test it, and when. */
+	/** The call started beyond a candidate to test it, and when. */
 	private probeSeq: number | undefined;
 
 	private probeAt = 0;
 
-	/**
-	 * The slowest refusal seen (refusals come back at once, answers at the service's latency): a
-	 * call not refused by twice that was taken. Slowest: a busy n8n reads some refusals late.
-	 */
+	/** The slowest refusal seen: a busy n8n reads some late. Not refused by twice that: taken. */
 	private refusalMs: number | undefined;
 
 	/** The quickest answer of any kind, refusals included: a call in flight longer has arrived. */
@@ -157,20 +143,16 @@ export class RateQuota {
 	// Stryker disable next-line UnaryOperator: only call 0 can tell -1 from 1, and its refusal (no call before it) sets no quota whose margin a wave could widen
 	private waveSeq = -1;
 
-	/** Since when no call was refused (nor tried above the quota), and whether the quota held the run back. */
+	/** Since when no call was refused or tried above the quota, and whether the quota held calls back. */
 	private clean = { since: 0, held: false };
 
-	/** The learnt limit before a try above it; a refusal of the try comes back to it. */
+	/** The learnt limit before a try above it, which a refused try comes back to. */
 	private triedFrom: number | undefined;
 
-	/** A try above the quota was refused once: later tries add one call. */
+	/** A try was refused once: later tries add one call. */
 	private settled = false;
 
-	/**
-	 * The most a learnt quota has taken without a refusal. Refusals its own calls do not explain
-	 * (another client of the same key) lower the pace below it for a while; one clean window at
-	 * the lower pace goes back up to it, and a refusal right after that lowers it.
-	 */
+	/** The most a learnt quota took without a refusal (see the class comment). */
 	private ceiling: number | undefined;
 
 	private backToCeiling = false;
@@ -181,7 +163,6 @@ export class RateQuota {
 		this.arrivalMs = arrivalMs ?? Infinity;
 		if (!quota) return;
 		this.quota = { ...quota, confirmed: true, serving: 0 };
-		// Known from an earlier run: a try above it adds one call.
 		this.settled = true;
 		this.ceiling = quota.limit;
 	}
@@ -208,14 +189,14 @@ export class RateQuota {
 		return found;
 	}
 
-	/** The candidate is confirmed (a call beyond the bound went through); true if there was one. */
+	/** A call beyond the bound went through: the candidate is a quota; true if there was one. */
 	confirmCandidate(): boolean {
 		if (!this.quota || this.quota.confirmed) return false;
 		this.quota.confirmed = true;
 		return true;
 	}
 
-	/** The candidate is no quota (a call beyond the bound was refused while it had room). */
+	/** A call beyond the bound was refused while the candidate had room: no quota. */
 	dropCandidate() {
 		if (!this.quota?.confirmed) this.quota = undefined;
 	}
@@ -230,7 +211,7 @@ export class RateQuota {
 		return quota?.confirmed ? this.windowRoomInMs(now, quota.limit) : Infinity;
 	}
 
-	/** Ms until a candidate quota's window has room (Infinity without a candidate). */
+	/** Ms until a candidate's window has room (Infinity without a candidate). */
 	candidateRoomInMs(now: number): number {
 		const quota = this.quota;
 		if (!quota || quota.confirmed || this.probeSeq !== undefined) return Infinity;
@@ -251,10 +232,7 @@ export class RateQuota {
 		this.forget(now);
 	}
 
-	/**
-	 * A call was answered, not refused (`took`: with a page, not a failure); a probe beyond a
-	 * candidate quota that was disproves it.
-	 */
+	/** A call was answered, not refused (`took`: with a page); a probe that was disproves its candidate. */
 	answered(seq: number, now: number, took = true) {
 		const call = this.calls.get(seq);
 		if (call && call.answeredAt === undefined) {
@@ -266,16 +244,13 @@ export class RateQuota {
 		if (seq === this.probeSeq) this.probeTaken();
 	}
 
-	/** The call beyond a candidate quota was taken (answered, or not refused in time): no quota. */
+	/** The call beyond a candidate was taken (answered, or not refused in time): no quota. */
 	private probeTaken() {
 		this.probeSeq = undefined;
 		if (!this.quota?.confirmed) this.quota = undefined;
 	}
 
-	/**
-	 * After `probeWindows` windows at a learnt quota without a refusal, one try more (one window
-	 * back up to the ceiling: another client's calls have left the window by then).
-	 */
+	/** After `probeWindows` clean windows at a learnt quota, a try more; below the ceiling, after one. */
 	private tryMore(now: number) {
 		const quota = this.quota;
 		if (!quota?.confirmed || quota.announced) return;
@@ -295,10 +270,9 @@ export class RateQuota {
 	}
 
 	/**
-	 * Reads a refusal (`serving`: calls ahead of it when it started, not refused): a quota's, `quota
-	 * found` when it turns a candidate into one. None serving, a probe refused or a stated limit
-	 * mean a quota; else a limit on calls in flight explains it as well, and the quota stays a
-	 * candidate.
+	 * Reads a refusal (`serving`: calls ahead of it when it started, not refused). None serving, a
+	 * probe refused or a stated limit mean a quota; else a limit on calls in flight explains it as
+	 * well, and the quota stays a candidate.
 	 */
 	refused(
 		seq: number,
@@ -315,11 +289,10 @@ export class RateQuota {
 		this.calls.delete(seq);
 		this.clean = { since: now, held: false };
 		const windowMs = Math.max(hint.windowMs ?? hint.retryAfterMs, 1000, this.quota?.windowMs ?? 0);
-		// At most what the service may have had in its window when it refused: calls before this
-		// one in flight, or answered within a window of now (the refusal came back at once).
+		// At most what the service had in its window when it refused (the refusal came back at once).
 		const counted = this.count(now - windowMs, seq);
-		// The call beyond a candidate, refused with fewer calls ahead of it than the service was
-		// serving when it refused before: a limit on calls in flight does not explain it.
+		// The call beyond a candidate refused with fewer calls ahead than the service served when it
+		// refused before: a limit on calls in flight does not explain it.
 		const probeTells = seq === this.probeSeq && serving < (this.quota?.serving ?? 0);
 		// A confirmed quota full when the service refused (or a try above it) explains the refusal.
 		const full =
@@ -343,30 +316,15 @@ export class RateQuota {
 		const limit = hint.limit ?? Math.max(floor, Math.min(counted, known?.limit ?? Infinity));
 		if (limit === 0) return isQuota ? 'quota' : 'calls in flight';
 		const { announced = false, probeWindows = 1 } = known ?? {};
+		const read = { limit, windowMs, probeWindows };
 		if (!isQuota) {
-			if (!known?.confirmed) {
-				const fewest = Math.min(serving, known?.serving ?? Infinity);
-				this.quota = {
-					limit,
-					windowMs,
-					announced,
-					probeWindows,
-					confirmed: false,
-					serving: fewest,
-				};
-			}
+			const fewest = Math.min(serving, known?.serving ?? Infinity);
+			if (!known?.confirmed) this.quota = { ...read, announced, confirmed: false, serving: fewest };
 			return 'calls in flight';
 		}
 		const stated = hint.limit !== undefined && hint.windowMs !== undefined;
 		if (lowersCeiling || stated) this.ceiling = limit;
-		this.quota = {
-			limit,
-			windowMs,
-			announced: stated || announced,
-			probeWindows,
-			confirmed: true,
-			serving: 0,
-		};
+		this.quota = { ...read, announced: stated || announced, confirmed: true, serving: 0 };
 		return known?.confirmed ? 'quota' : 'quota found';
 	}
 
@@ -380,9 +338,8 @@ export class RateQuota {
 	/** Ms until the quota lets another call start (0: now). */
 	delayMs(now: number): number {
 		const quota = this.quota;
-		// Nothing starts while the call beyond a candidate is out: a later call could reach the
-		// service first and be what it refuses. Its refusal, or none by the time one would have
-		// come back, starts the next call.
+		// Nothing starts while the call beyond a candidate is out (a later call reaching the service
+		// first could be the one refused), until its refusal or the time one would have come back.
 		if (this.probeSeq !== undefined) {
 			const decidedAt = this.refusedBy(this.probeAt);
 			if (now < decidedAt) return decidedAt - now;
@@ -395,10 +352,7 @@ export class RateQuota {
 		return delay;
 	}
 
-	/**
-	 * Ms until fewer than `limit` calls are in the window: when the call that would be one too many
-	 * leaves it. A call in flight whose arrival no answer bounds yet stays in it until answered.
-	 */
+	/** Ms until fewer than `limit` calls are in the window (an unanswered call stays in it). */
 	private windowRoomInMs(now: number, limit: number) {
 		const placed = this.placedSince(now - this.spanMs());
 		if (placed.length < limit) return 0;
@@ -415,8 +369,7 @@ export class RateQuota {
 
 	/** When the service took a call, at the latest (see the class comment). */
 	private placedAt({ startedAt, answeredAt }: Call) {
-		// An answer bounds the arrival even when a busy n8n sent the call late; a call still out is
-		// placed by the quickest answer seen (a refusal, usually).
+		// An answer bounds the arrival even when a busy n8n sent the call late.
 		if (answeredAt !== undefined) return Math.max(startedAt, answeredAt - this.quickestMs);
 		return startedAt + this.arrivalMs;
 	}
