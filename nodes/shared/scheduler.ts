@@ -2,62 +2,46 @@ import { sleep } from 'n8n-workflow';
 import { RunStopped } from './errors';
 import { RateQuota, type Announced, type QuotaHint, type QuotaMemory } from './quota';
 
-// The pace of a run's calls: CallScheduler bounds the calls in flight and paces their starts;
-// RateQuota (quota.ts) reads a quota per window from the service's answers. Plain values only.
-
-/** What a finished call tells the scheduler about the service's capacity. */
+/** What a finished call tells of the service's capacity; 429s and refused connections congest. */
 export type CallVerdict =
-	/** Answered; `announced`: what its rate-limit headers state, when it has any. */
 	| { kind: 'ok'; announced?: Announced }
 	| { kind: 'neutral' }
-	/** 429, or a connection refused or reset: the service is over its capacity or quota. */
 	| { kind: 'congested'; waitMs: number; hint?: QuotaHint };
 
 export type Release = (verdict: CallVerdict) => void;
 
-/** What a run learned of a service's limits: where the next run against it starts. */
+/** What a run learned of a service's limits (`bound`: on calls in flight): where the next starts. */
 export interface Learned extends QuotaMemory {
-	/** A limit on calls in flight the service showed, below the run's Max Calls in Flight. */
 	bound?: number;
 }
 
 export interface SchedulerSettings {
-	/** The most calls in flight at once, whatever the service seems to take. */
+	/** Max Calls in Flight, whatever the service seems to take. */
 	maxInFlight: number;
-	/** How long the run may wait on rate limits without a call going through (progress). */
+	/** How long the run may wait on rate limits without a call going through. */
 	rateLimitWaitMs: number;
-	/** What an earlier run learned of this service. */
 	learned?: Learned;
-	/** The execution's cancel signal. */
 	cancelSignal?: AbortSignal;
 }
 
-// After a congestion, the limit grows by one only after this many successes; each further
-// congestion doubles it, so probing a service's capacity costs few refused (free) calls.
+// After a congestion the bound grows by one per this many successes, doubled by each further one.
 const FIRST_PROBE_AFTER = 8;
 const MAX_PROBE_AFTER = 1024;
 
 /**
- * One per node run, shared by every input item and every page: bounds the calls in flight and
- * paces their starts, adapting both to what the service says. A run starts every call it has at
- * once, up to its bound (a refused call is free and takes one round trip; a slow start costs
- * every run several), or at what an earlier run learned. A refusal then reads as a limit on calls
- * in flight (the bound drops to what the service was serving, and probes one call higher after
- * a run of successes) or as a quota on calls per window (RateQuota paces starts to it; the bound
- * stays). While a refusal could be either, one call beyond the bound, once a quota's window
- * would have turned, tells them apart.
+ * One per run, shared by every item and page: bounds the calls in flight and paces their starts.
+ * A run starts every call at once up to its bound, or what an earlier run learned (a refused call
+ * is free and takes one round trip; a slow start costs every run several). A refusal reads as a
+ * limit on calls in flight (the bound drops to what the service was serving, then grows slowly)
+ * or as a quota per window (RateQuota paces starts; the bound stays). While it could be either,
+ * one call beyond the bound, once a quota's window would have turned, tells them apart.
  */
 export class CallScheduler {
 	private limit: number;
 
 	private nextSeq = 0;
 
-	/**
-	 * Calls in flight, each with how many calls were ahead of it when it started and have not been
-	 * refused since: what the service was serving when it arrived. A call still in flight that
-	 * started after another one necessarily had it ahead, so a refusal lowers the count of every
-	 * later call still in flight.
-	 */
+	/** Calls in flight, each with the calls ahead of it when it started and not refused since. */
 	private readonly inFlight = new Map<number, number>();
 
 	private readonly queue: Array<{ start: () => void; stop: (error: Error) => void }> = [];
@@ -73,34 +57,30 @@ export class CallScheduler {
 	/** Calls started before this sequence number belong to a congestion already handled. */
 	private lastDecreaseSeq = -1;
 
-	/** The bound was lowered for a limit on calls in flight (what the next run starts at). */
+	/** The bound was lowered for a limit on calls in flight (the next run starts at it). */
 	private capped: boolean;
 
-	/**
-	 * The bound was lowered by a refusal a known quota does not explain: a limit on calls in flight,
-	 * or another client of the same key. One call beyond it, when the quota has room, tells.
-	 */
+	/** Lowered by a refusal a known quota does not explain (a limit, or another client of the key). */
 	private boundSuspect = false;
 
-	/** Not before the service's Retry-After of the refusal that lowered the bound. */
+	/** The Retry-After of the refusal that lowered the bound. */
 	private boundProbeNotBefore = 0;
 
-	/** The call started beyond the bound to tell a quota from a limit on calls in flight, and when. */
+	/** The call started beyond the bound to tell a quota from a limit on calls in flight. */
 	private boundProbe: number | undefined;
 
 	private boundProbeAt = 0;
 
-	/** The bound before the last decrease, back when that decrease turns out to be a quota's. */
+	/** The bound before the last decrease, back if that decrease turns out to be a quota's. */
 	private limitBeforeDecrease: number;
 
 	private readonly quota = new RateQuota();
 
 	private stopped: RunStopped | undefined;
 
-	/** Rejects every pending wait when the run stops. */
 	private readonly sleepers = new Set<(reason: RunStopped) => void>();
 
-	/** When a call of the run last went through: the rate-limit budget counts from there. */
+	/** When a call last went through: the rate-limit budget counts from there. */
 	private lastProgressAt = Date.now();
 
 	constructor(private readonly settings: SchedulerSettings) {
@@ -117,10 +97,7 @@ export class CallScheduler {
 		}
 	}
 
-	/**
-	 * Runs `call` once a slot is free. The slot stays taken until `release` is called with what
-	 * the outcome says of the service, so the caller can decide (and stop the run) first.
-	 */
+	/** Runs `call` once a slot is free; it stays taken until `release` (the caller may stop the run first). */
 	async send<T>(call: () => Promise<T>): Promise<{ outcome: T | Error; release: Release }> {
 		const seq = await this.acquire();
 		let outcome: T | Error;
@@ -156,22 +133,16 @@ export class CallScheduler {
 		let wake: (reason: RunStopped) => void = () => {};
 		const stopped = new Promise<never>((_resolve, reject) => (wake = reject));
 		this.sleepers.add(wake);
-		// A race rather than sleep's own signal: older n8n versions' sleep takes none. Forgetting the
-		// sleeper only frees memory: a stop that rejects a race already settled is ignored.
-		// Stryker disable next-line ArrowFunction: memory only, as above
+		// A race, not sleep's own signal: older n8n versions' sleep takes none.
+		// Stryker disable next-line ArrowFunction: forgetting the sleeper only frees memory (a stop ignores a settled race)
 		await Promise.race([sleep(ms), stopped]).finally(() => this.sleepers.delete(wake));
 	}
 
-	/**
-	 * Whether the run may wait `ms` more on a rate limit: the budget bounds time without progress
-	 * (no call of the run went through), so a run moving at a service's quota never runs out of
-	 * it, however long the quota makes the run, and a service refusing everything ends it.
-	 */
+	/** Whether the run may wait `ms` more: the budget bounds time without progress, not the run. */
 	mayWaitForRateLimit(ms: number): boolean {
 		return Date.now() + ms - this.lastProgressAt <= this.settings.rateLimitWaitMs;
 	}
 
-	/** What this run learned of the service, for the next run against it. */
 	learned(): Learned {
 		const bound = this.capped && this.limit < this.settings.maxInFlight ? this.limit : undefined;
 		return { ...(bound !== undefined && { bound }), ...this.quota.known() };
@@ -204,9 +175,8 @@ export class CallScheduler {
 	}
 
 	/**
-	 * The bound is full. When a quota explains it as well (a candidate), one call beyond it, once
-	 * the quota's window has room again, tells them apart: a quota takes it, a limit on calls in
-	 * flight refuses it (one free call). While it is out: until its refusal would have come back.
+	 * The bound is full. When a quota explains it as well, one call beyond it once the quota's window
+	 * has room tells: a quota takes it, a limit on calls in flight refuses it (a free call).
 	 */
 	private boundProbeInMs(now: number) {
 		if (this.boundProbe !== undefined) return this.quota.refusedBy(this.boundProbeAt) - now;
@@ -234,8 +204,7 @@ export class CallScheduler {
 	private release(seq: number, verdict: CallVerdict) {
 		const ahead = this.inFlight.get(seq) ?? 0;
 		this.inFlight.delete(seq);
-		// Anything but a 429 (a 5xx, a timeout, a reset) may have reached the service and count
-		// against a quota; a 429 is RateQuota's to read in shrink().
+		// Anything but a 429 may have reached the service and counts against a quota.
 		if (verdict.kind !== 'congested' || !verdict.hint)
 			this.quota.answered(seq, Date.now(), verdict.kind === 'ok');
 		const probedBound = seq === this.boundProbe;
@@ -262,14 +231,10 @@ export class CallScheduler {
 		this.pump();
 	}
 
-	/**
-	 * What an answer's headers announce: a quota per window is paced to before any refusal; none
-	 * left (another client of the same key used it) holds the run off until the reset.
-	 */
+	/** A quota the headers announce is paced to; none left, without a window, holds off until the reset. */
 	private readAnnounced({ limit, windowMs, remaining, resetMs }: Announced) {
 		if (limit !== undefined && windowMs !== undefined && this.quota.announce(limit, windowMs))
 			this.quotaFound();
-		// With a window, the run paces its own calls; without one, none left means wait for the reset.
 		if (remaining === 0 && resetMs !== undefined && windowMs === undefined)
 			this.pausedUntil = Math.max(this.pausedUntil, Date.now() + resetMs);
 	}
@@ -290,26 +255,22 @@ export class CallScheduler {
 	}
 
 	/**
-	 * `serving`: the calls ahead of the refused one when it started (and not refused), which is
-	 * what the service was serving when it refused: its capacity, as far as this run can tell.
-	 * Counted from the start, not when the refusal is read: a busy n8n may read a refusal after
-	 * the answers of the calls ahead of it, and reading it then as "nothing in flight" would take
-	 * a limit on calls in flight for a small quota that paces the rest of the run.
+	 * `serving`: the calls ahead of the refused one when it started, not refused: what the service
+	 * served when it refused. Counted at the start, as a busy n8n may read a refusal after the
+	 * answers ahead of it, and "nothing in flight" then would read a limit as a tiny quota.
 	 */
 	private shrink(
 		seq: number,
 		serving: number,
 		{ waitMs, hint }: { waitMs: number; hint?: QuotaHint },
 	) {
-		// Nothing of this run was ahead of it: the limit is not about calls at once (a quota, a rate
-		// per second) or the service is down, so the whole run holds off as asked.
+		// Nothing of this run ahead of it: a quota, or the service is down; the whole run holds off.
 		if (serving === 0) this.pausedUntil = Math.max(this.pausedUntil, Date.now() + waitMs);
 		// Only a 429 can be a quota's; a refused or reset connection is about calls at once.
 		const reading = hint && this.quota.refused(seq, hint, serving, this.nextSeq, Date.now());
 		if (reading === 'quota found') this.quotaFound();
 		if (reading === 'quota' || reading === 'quota found') return;
-		// The other refusals of a wave already handled say nothing new, and read late (once the
-		// calls before them have ended) they would count too few: only a new wave lowers the limit.
+		// Only a new wave lowers the bound: a handled wave's other refusals, read late, count too few.
 		if (seq < this.lastDecreaseSeq) return;
 		this.limitBeforeDecrease = this.limit;
 		this.limit = Math.max(1, Math.min(this.limit, serving));
