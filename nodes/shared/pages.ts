@@ -14,19 +14,17 @@ import { quotaHint } from './quota';
 import type { CallScheduler, CallVerdict } from './scheduler';
 import type { PageRequest, SearchAnswer, SearchPage } from './transport';
 
-// One search's pages: the cursor loop, and what to do after each call (retry, wait, fail).
-
-/** One search (one input item, or one keyword of a poll) and how its calls are made. */
+/**
+ * One search (an input item, a keyword of a poll): `send` makes one call within the run's credit
+ * budget; `onFailure` is called before the failed call's slot frees, so the run can stop first.
+ */
 export interface Search {
 	at: ErrorContext;
 	input: SearchInput;
 	scheduler: CallScheduler;
 	baseUrl: string;
-	/** Sends one call within the run's credit budget; an error ends the search. */
 	send: (request: PageRequest) => Promise<SearchAnswer>;
-	/** This search failed; called before its slot frees, so the run can stop first. */
 	onFailure: () => void;
-	/** How many of the run's searches have finished, for the rate-limit error. */
 	progress: () => Progress;
 }
 
@@ -37,10 +35,7 @@ type Step =
 	| { retryDelayMs: number }
 	| { fail: Error };
 
-/**
- * Follows nextCursor, asking each page for no more sounds than are still needed, and stops as
- * soon as Limit sounds are in hand (or the last page came).
- */
+/** Follows nextCursor, asking each page for no more sounds than needed, until Limit or the last page. */
 export async function fetchPages(search: Search): Promise<SearchPage[]> {
 	const { input } = search;
 	const pages: SearchPage[] = [];
@@ -60,11 +55,9 @@ export async function fetchPages(search: Search): Promise<SearchPage[]> {
 }
 
 /**
- * One page, sent through the run's scheduler. A 429 is retried for as long as the run's
- * rate-limit budget lasts (refused calls are free); a 5xx, a timeout or a dropped connection
- * within the page's own Retries per Page; anything else fails at once. `inspect` checks a page
- * (it may throw): a search that fails stops the run before its slot frees, so no queued call
- * starts in between.
+ * One page, through the run's scheduler: a 429 retried while the rate-limit budget lasts, a 5xx, a
+ * timeout or a dropped connection within Retries per Page, anything else failing at once. `inspect`
+ * may throw: the run stops before the slot frees, so no queued call starts in between.
  */
 async function fetchPage(
 	search: Search,
@@ -109,8 +102,7 @@ function nextStep(
 	tries: { refusals: number; failures: number },
 	inspect: (page: SearchPage) => void,
 ): Step {
-	// An answer that came back as an error (available: false, a wrong shape) stays one: the same
-	// request would get it again.
+	// An answer read as an error (available: false, a wrong shape): the same request would get it.
 	if (answer instanceof Error) return { fail: answer };
 	if ('page' in answer) {
 		try {
@@ -126,13 +118,8 @@ function nextStep(
 		tries.refusals += 1;
 		const waitMs = rateLimitDelayMs(call, tries.refusals);
 		if (search.scheduler.mayWaitForRateLimit(waitMs)) return { rateLimitWaitMs: waitMs };
-		const waitSeconds = search.input.rateLimitWait;
-		return {
-			fail: rateLimitError(search.at, call, attempts(), {
-				waitSeconds,
-				progress: search.progress(),
-			}),
-		};
+		const waited = { waitSeconds: search.input.rateLimitWait, progress: search.progress() };
+		return { fail: rateLimitError(search.at, call, attempts(), waited) };
 	}
 	tries.failures += 1;
 	const delay = retryDelayMs(call, tries.failures, search.input.maxRetries);
@@ -147,7 +134,6 @@ function pageRequest(
 ): PageRequest {
 	const qs: PageRequest['qs'] = { q: input.query, limit };
 	if (cursor !== undefined) qs.cursor = cursor;
-	// Built here from checked values: no expression for n8n to resolve per input item.
 	return {
 		baseURL: baseUrl,
 		url: `/v1/${input.platform}/sound/search`,
@@ -200,17 +186,13 @@ class CursorGuard {
 	}
 }
 
-// The retry policy: which failures are worth another try, and how long to wait.
-
-/** Longest Retry-After a failure (5xx) may ask for; a longer one fails at once. */
+// The retry policy. Longest Retry-After a 5xx may ask for; a longer one fails at once.
 export const MAX_RETRY_AFTER_MS = 60_000;
 const BACKOFF_BASE_MS = 1_000;
-/** A 429 without Retry-After waits 1 s, 2 s, 4 s… but never longer than this between tries. */
+/** A 429 without Retry-After waits 1 s, 2 s, 4 s… up to this. */
 const MAX_RATE_LIMIT_BACKOFF_MS = 30_000;
 
-// Worth another try: the service failed on its side (5xx, not charged), or the call never
-// completed. Never: auth (401/403), credits (402), refusals and other 4xx, and answers that came
-// back (available: false, wrong shape), which the same request would repeat.
+// Worth another try: a 5xx (not charged) or a call that never completed; never a 4xx or an answer.
 const RETRYABLE_CODES = new Set([
 	'ECONNRESET',
 	'ECONNREFUSED',
@@ -220,7 +202,7 @@ const RETRYABLE_CODES = new Set([
 	'EAI_AGAIN',
 ]);
 
-/** Signs that the service is over its capacity: the whole run should slow down. */
+/** The service is over its capacity: the whole run slows down. */
 const CONGESTION_CODES = new Set(['ECONNRESET', 'ECONNREFUSED']);
 
 export function isRateLimited(call: FailedCall): boolean {
@@ -250,10 +232,7 @@ function backoffMs(attempt: number): number {
 	return BACKOFF_BASE_MS * 2 ** (attempt - 1);
 }
 
-/**
- * How long to wait before retry number `attempt` (1-based) of a failed call (not a 429), or
- * undefined to give up: not retryable, out of retries, or a Retry-After too long to wait for.
- */
+/** The wait before retry `attempt` (1-based) of a failed call (not a 429); undefined: give up. */
 export function retryDelayMs(
 	call: FailedCall,
 	attempt: number,
@@ -266,18 +245,12 @@ export function retryDelayMs(
 	return backoffMs(attempt);
 }
 
-/**
- * How long to wait after the `refusals`-th 429 of one page: as the service asks, else a capped
- * backoff. Whether the run may wait that long is the scheduler's rate-limit budget's call.
- */
+/** The wait after a page's `refusals`-th 429: as asked, else a capped backoff. */
 export function rateLimitDelayMs(call: FailedCall, refusals: number, now = Date.now()): number {
 	return retryAfterMs(call, now) ?? Math.min(backoffMs(refusals), MAX_RATE_LIMIT_BACKOFF_MS);
 }
 
-/**
- * What a failed call tells the scheduler: a 429 (with what it says of a quota) or a refused or
- * reset connection is congestion; a 5xx, a timeout or another failure says nothing of capacity.
- */
+/** A 429 (with what it says of a quota) or a refused or reset connection is congestion. */
 export function failureVerdict(call: FailedCall): CallVerdict {
 	if (!isCongestion(call)) return { kind: 'neutral' };
 	const waitMs = rateLimitDelayMs(call, 1);

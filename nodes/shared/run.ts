@@ -15,40 +15,28 @@ import { fetchPages } from './pages';
 import { CallScheduler, type Learned } from './scheduler';
 import type { SearchAnswer, SearchPage, SendPage } from './transport';
 
-// One run of the action node, or one poll of the trigger: every search of it shares one
-// scheduler, one credit budget and the searches already made. A plain object of the run, made
-// by the node for that run and gone with it.
-
 /**
- * What runs learned of each service's limits, by service (serviceKeyOf: the credential and its
- * Base URL), in this n8n process: a later run starts at the pace an earlier one found, so a
- * scheduled list pays first contact once. Gone with the process; each queue-mode worker learns for
- * itself. A changed plan shows in the next run: a lower limit by its refusals, a higher one by its
- * tries. It holds no key: the credential is known by its id.
+ * What runs learned of each service's limits (serviceKeyOf: credential id, never its key, and Base
+ * URL) in this n8n process, so a scheduled list pays first contact once. Gone with the process;
+ * each queue-mode worker learns for itself; a changed plan shows in the next run's refusals or
+ * tries. At most SERVICES_REMEMBERED, the least recently searched forgotten first.
  */
 export const learnedByService = new Map<string, Learned>();
-/** Services remembered at most (the least recently searched is forgotten first). */
 const SERVICES_REMEMBERED = 100;
 
+/** Run-wide settings, from the first searching item (`maxCredits` Infinity: no cap). */
 export interface RunSettings {
-	/** Most calls in flight at once (the first searching item's Max Calls in Flight). */
 	maxInFlight: number;
-	/** Seconds the run may wait on rate limits without any call going through. */
 	rateLimitWait: number;
-	/** Credits the run may spend; Infinity for no cap. */
 	maxCredits: number;
-	/** What the budget covers, for its error. */
 	per: 'run' | 'poll';
-	/** Whether the first failure stops the run's new calls (off with Continue On Fail). */
+	/** Off with Continue On Fail: the first failure stops the run's new calls. */
 	stopOnFailure: boolean;
 	/** How many searches the run has (input items, keywords), for progress in errors. */
 	total: number;
-	/** The credential's Base URL, checked. */
 	baseUrl: string;
-	/** The service, as what runs learned knows it (serviceKeyOf). */
 	serviceKey: string;
 	send: SendPage;
-	/** The execution's cancel signal: no new call starts once it fires. */
 	cancelSignal?: AbortSignal;
 }
 
@@ -58,6 +46,10 @@ export type SearchOutcome =
 	| { error: ExecutionBaseError }
 	| { stopped: true };
 
+/**
+ * One run of the action node, or one poll of the trigger: its searches share one scheduler, one
+ * credit budget and the searches already made. Made by the node for that run, gone with it.
+ */
 export class SearchRun {
 	readonly budget: CreditBudget;
 
@@ -71,7 +63,7 @@ export class SearchRun {
 
 	private finished = 0;
 
-	/** The search whose failure stopped the run: its error is the one the run fails with. */
+	/** The search whose failure stopped the run: the run fails with its error. */
 	private stoppedBy: number | undefined;
 
 	constructor(private readonly settings: RunSettings) {
@@ -101,7 +93,7 @@ export class SearchRun {
 			this.finished += 1;
 			return { pages, reused: made !== undefined };
 		} catch (error) {
-			// Another search's failure (or a cancel) stopped the run: its error is the one to show.
+			// Another search's failure (or a cancel) stopped the run: its error is the one shown.
 			if (this.wasStopped(at, error)) return { stopped: true };
 			this.fail(at);
 			return { error: asNodeError(at, error) };
@@ -128,7 +120,7 @@ export class SearchRun {
 		};
 	}
 
-	/** Keeps what the run has learned so far for the next run against the same service. */
+	/** What the run has learned so far, for the next run against the same service. */
 	private remember() {
 		const { serviceKey } = this.settings;
 		learnedByService.delete(serviceKey);
@@ -143,8 +135,7 @@ export class SearchRun {
 		return { finished: this.finished, total: this.settings.total };
 	}
 
-	/** A failed search stops the run's new calls (calls in flight finish): no credit is spent on
-	 * sounds the failed run would throw away. */
+	/** A failed search stops new calls: no credit goes on sounds the failed run would throw away. */
 	private fail(at: ErrorContext) {
 		if (!this.settings.stopOnFailure || this.stoppedBy !== undefined) return;
 		this.stoppedBy = at.itemIndex;
@@ -169,24 +160,21 @@ function searchKey(input: SearchInput) {
 	return JSON.stringify({ ...input, output: null, ...runWide });
 }
 
-/** What a run (or a poll) has spent and done so far. */
+/**
+ * What a run (or a poll) has spent: calls answered or failed; credits by X-Credits-Charged (a call
+ * without it at its price); calls charged 0 (cached, refused); pages answered from cache.
+ */
 export interface CreditTally {
-	/** Calls that got an answer or failed, whatever they cost. */
 	calls: number;
-	/** Credits charged (X-Credits-Charged); a call without that header counts at its price. */
 	credits: number;
-	/** Calls the service answered for 0 credits (a repeat it had cached, a refusal). */
 	freeCalls: number;
-	/** Pages the service answered from its cache (0 credits). */
 	cachedPages: number;
 }
 
 /**
- * Max Credits of one run of the action node, or of one poll of the trigger. A call starts only if
- * the credits spent, plus the price of every call still in flight, plus its own price fit in the
- * budget; a call in flight counts at its platform's price until its X-Credits-Charged says what
- * it cost (0 for a cached answer frees the rest). A call that does not fit waits while calls are
- * in flight (they may turn out free) and gives up once none is.
+ * Max Credits of a run or a poll. A call starts only if credits spent, the price of every call in
+ * flight (until its X-Credits-Charged says what it cost) and its own price fit; one that does not
+ * waits while calls are in flight (they may turn out free) and gives up once none is.
  */
 export class CreditBudget {
 	readonly tally: CreditTally = { calls: 0, credits: 0, freeCalls: 0, cachedPages: 0 };
@@ -209,7 +197,6 @@ export class CreditBudget {
 	): Promise<SearchAnswer> {
 		await this.reserve(price, refuse);
 		const answer = call();
-		// Settled before the caller goes on; a failed call keeps its error for the caller.
 		void answer.then(
 			(page) => {
 				if ('page' in page && page.page.creditsCharged === 0) this.tally.cachedPages += 1;
