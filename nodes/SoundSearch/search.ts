@@ -22,14 +22,9 @@ import { SearchRun, serviceKeyOf, type SearchOutcome } from '../shared/run';
 import { searchSender, type SendPage } from '../shared/transport';
 
 // Sound → Search, as n8n runs it: the edge between n8n's contexts and the search run. It reads
-// what n8n holds (parameters, credential, settings) into plain values, runs the searches, and
-// shapes their outcomes into items.
+// parameters, credential and settings into plain values, runs the searches, and shapes the items.
 
-/**
- * The workflow node, and an AI Agent 3 tool (n8n runs its tool node as a node of the workflow):
- * a custom operation, in the node's execute context, the one context that can show the run's
- * cost as an execution hint.
- */
+/** The workflow node and an AI Agent 3 tool: the one context that can show the cost as a hint. */
 export async function searchSounds(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData().map((_, itemIndex) => ({
 		itemIndex,
@@ -43,10 +38,7 @@ export async function searchSounds(this: IExecuteFunctions): Promise<INodeExecut
 	return [sounds];
 }
 
-/**
- * An AI tool that n8n calls directly (MCP Server Trigger, AI Agent up to 2.2, sub-agents): n8n runs
- * the node's routing, whose pagination this is, once per tool call (one item).
- */
+/** A tool n8n calls directly (MCP Server Trigger, AI Agent up to 2.2): the routing's pagination. */
 export async function searchAsTool(
 	this: IExecutePaginationFunctions,
 ): Promise<INodeExecutionData[]> {
@@ -78,7 +70,6 @@ async function searchFrom(
 /** What a search run needs of n8n, read at the edge. */
 interface ItemsToSearch {
 	node: INode;
-	/** Every input item's parameters, in item order. */
 	items: Array<{ itemIndex: number; parameter: Parameters }>;
 	baseUrl: unknown;
 	request: RequestSettings;
@@ -95,9 +86,9 @@ const isBad = (item: ReadItem): item is BadItem => 'error' in item;
 const isSearching = (item: ReadItem): item is SearchingItem => 'input' in item;
 
 /**
- * Reads and checks every item first, in a plain loop that ends before the first call, so a bad
- * item fails the run before any credit is spent (with Continue On Fail, it becomes its error item
- * and the others search). Then every item searches in one run; the first failure stops the run.
+ * Reads and checks every item in a plain loop that ends before the first call, so a bad item fails
+ * the run before any credit is spent (with Continue On Fail, it becomes its error item). Then every
+ * item searches in one run; the first failure stops it.
  */
 async function searchItems(
 	edge: ItemsToSearch,
@@ -151,9 +142,8 @@ function itemsOf(node: INode, item: ReadItem, outcome: SearchOutcome): INodeExec
 }
 
 /**
- * A failed search's error item. One the credit budget stopped carries its keyword and platform,
- * so it can be fed back into a Sound Search node (Query {{ $json.query }}). On the error output
- * n8n itself adds the input item's fields, and only an item of error and details goes there.
+ * A failed search's error item. One the credit budget stopped carries its keyword and platform to
+ * feed back into a Sound Search node, except on the error output (n8n adds the input's fields).
  */
 function failedItem(node: INode, item: ReadItem, error: ExecutionBaseError): INodeExecutionData {
 	const failed = errorItem(item.at.itemIndex, error);

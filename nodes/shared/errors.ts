@@ -7,22 +7,19 @@ import {
 	type JsonObject,
 } from 'n8n-workflow';
 
-// Every error the nodes raise, and its message. Each is built from plain values (the node, the
-// input item, a status, a count), never from an HTTP helper's error: that carries the request,
-// its Authorization header included.
+// Every error the nodes raise, built from plain values, never from an HTTP helper's error: that
+// carries the request, its Authorization header included.
 
-/** Where an error happened: the node, and the input item (for the trigger, the keyword's place). */
+/** Where an error happened: the node and the input item (for the trigger, the keyword's place). */
 export interface ErrorContext {
 	node: INode;
 	itemIndex: number;
 }
 
-/** What is known of a call that got no usable answer. */
+/** A call with no usable answer: its status and the headers the node reads, or a network code. */
 export interface FailedCall {
 	status?: number;
-	/** The headers the node reads (Retry-After, rate limits), lower-case. */
 	headers?: Record<string, unknown>;
-	/** Network error code, such as ECONNREFUSED or ECONNABORTED (timeout); only without a status. */
 	code?: string;
 }
 
@@ -55,11 +52,7 @@ export function invalidProxy(node: INode, value: string) {
 
 const charged = (credits: number | null) => (credits === null ? 'an unknown number of' : credits);
 
-/**
- * A 2xx answer that is not a page of sounds (success: false, available: false, a body of the wrong
- * shape); `message` says what came back instead. The same request would get the same answer, so
- * it is never retried.
- */
+/** A 2xx answer that is not a page of sounds; `message` says what came back instead. */
 export function answerError(
 	{ node, itemIndex }: ErrorContext,
 	message: string,
@@ -160,7 +153,6 @@ export function rateLimitError(
 	return serviceError(at, call, attempts, note);
 }
 
-/** What a budget had spent when it stopped a search. */
 export interface Spent {
 	per: 'run' | 'poll';
 	maxCredits: number;
@@ -186,7 +178,6 @@ export function budgetReached(
 	);
 }
 
-/** What one search had fetched when a cursor was not safe to follow. */
 export interface Fetched {
 	pages: number;
 	sounds: number;
@@ -220,10 +211,8 @@ export function sharedSearchFailed({ node, itemIndex }: ErrorContext, error: Exe
 }
 
 /**
- * The item a failed search yields when the node continues on error: paired with its input item
- * (the engine's own error item is not). Its json holds only `error` and `details`, the shape n8n
- * recognises as an error item: it goes to the error output with "Continue (using error output)"
- * and keeps the description (n8n would reduce an item carrying an Error object to its message).
+ * A failed search's item with Continue On Fail, paired with its input item. Only `error` and
+ * `details`: the shape n8n sends to the error output, keeping the description.
  */
 export function errorItem(itemIndex: number, error: ExecutionBaseError): INodeExecutionData {
 	return {

@@ -3,19 +3,15 @@ import { soundSearchFields } from '../SoundSearch/description';
 import { PLATFORMS, SELECTABLE_FIELDS, TOOL_OUTPUT_DEFAULT, type Platform } from './description';
 import { invalid, invalidProxy, type ErrorContext } from './errors';
 
-// Reading and checking what a node was asked, before any (paid) call: from plain values only. The
-// nodes hand over each item's parameters as a function, so nothing here sees an n8n context.
+// Reading and checking what a node was asked, before any (paid) call. Each item's parameters come
+// as a function, so nothing here sees an n8n context.
 
-/** One item's parameters, as the node's context resolves them for that item. */
 export type Parameters = (name: string, fallback?: unknown) => unknown;
 
 /**
- * How a sound becomes an item:
- * - raw: the service's fields unchanged, plus creditsCharged and page;
- * - flat: every field, media objects as URL strings, plus platform and query (version 1's
- *   "Simplify Output", kept for saved workflows; the trigger's Simplify picks from it);
- * - simplified: n8n's Simplify, SIMPLIFIED_FIELDS;
- * - selected: soundId and the fields an AI tool's user picked (tool Output "Selected Fields").
+ * How a sound becomes an item: raw (the service's fields, plus creditsCharged and page); flat
+ * (media as URL strings, plus platform and query: version 1's Simplify Output, and what the
+ * trigger's Simplify picks from); simplified (SIMPLIFIED_FIELDS); selected (an AI tool's fields).
  */
 export type SoundOutput =
 	| { mode: 'raw' }
@@ -23,25 +19,22 @@ export type SoundOutput =
 	| { mode: 'simplified' }
 	| { mode: 'selected'; fields: string[] };
 
-/** What one search asks for (one input item, or one keyword of a poll), checked. */
+/**
+ * What one search asks for (an input item, a keyword of a poll), checked. `limit` and `maxCredits`
+ * are Infinity for Return All and no cap; the run takes the last three from its first search.
+ */
 export interface SearchInput {
 	platform: Platform;
 	query: string;
-	/** Infinity when Return All is on. */
 	limit: number;
 	pageSize: number;
 	startCursor?: string;
 	output: SoundOutput;
-	/** Run-wide: credits the run may spend; Infinity when Max Credits is left out. */
-	maxCredits: number;
-	/** Calls one search may make before it stops (a guard against runaway spend). */
 	maxPages: number;
-	/** Retries of one page after a service failure, a timeout or a dropped connection. */
 	maxRetries: number;
 	timeoutMs: number;
-	/** Run-wide (taken from the first item that searches): most calls in flight at once. */
+	maxCredits: number;
 	maxInFlight: number;
-	/** Run-wide: seconds the run may wait on rate limits without progress. */
 	rateLimitWait: number;
 }
 
@@ -106,9 +99,8 @@ export function fieldNamed(fields: INodeProperties[], name: string): INodeProper
 }
 
 /**
- * The credential's Base URL: an http(s) address, with or without a path (a gateway's prefix such
- * as https://api.vendor.example/sound-search); the node appends /v1/... to it. Returned without
- * trailing slashes. A query, fragment or user info would be sent along with the key: refused.
+ * The credential's Base URL, without trailing slashes: an http(s) address, perhaps with a path (a
+ * gateway's prefix). A query, fragment or user info would be sent with the key: refused.
  */
 export function checkBaseUrl(at: ErrorContext, baseUrl: unknown): string {
 	const text = String(baseUrl);
@@ -176,8 +168,7 @@ function readStartCursor(at: ErrorContext, value: unknown): string | undefined {
 	if (value === undefined || value === null) return undefined;
 	const cursor = typeof value === 'string' ? value.trim() : value;
 	if (cursor === '') return undefined;
-	// Cursors are opaque, but they are single tokens: whitespace, control characters or a huge
-	// value mean a wrong column or a pasted page, and sending it would only earn a refusal.
+	// Cursors are opaque single tokens: anything else is a wrong column or a pasted page.
 	if (
 		typeof cursor === 'string' &&
 		cursor.length <= MAX_CURSOR_LENGTH &&
@@ -200,10 +191,8 @@ function describe(value: unknown): string {
 }
 
 /**
- * n8n adds a "Request Options" setting to every declarative node; its routing node applies the
- * proxy and "Ignore SSL Issues" to each request, and spaces out the items of later batches
- * (Batching). The node applies them the same way. Its Timeout is not used: the node's own Timeout
- * option rules (set on each call).
+ * n8n's "Request Options" of a declarative node (proxy, Ignore SSL Issues, Batching), applied as
+ * its routing node does; its Timeout gives way to the node's own Timeout option.
  */
 export interface RequestSettings {
 	http: Partial<IHttpRequestOptions>;

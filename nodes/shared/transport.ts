@@ -7,10 +7,9 @@ import type {
 import { answerError, readCreditsCharged, type ErrorContext, type FailedCall } from './errors';
 import { announcedIn, RATE_LIMIT_HEADERS, type Announced } from './quota';
 
-// The one HTTP call of the nodes, and the reading of its answer. The only module of the request
-// path that touches n8n: its request helper, which applies the credential.
+// The one HTTP call of the nodes and the reading of its answer: the only module of the request
+// path that touches n8n (its request helper, which applies the credential).
 
-/** What one page's call asks for. */
 export interface PageRequest {
 	baseURL: string;
 	url: string;
@@ -18,13 +17,11 @@ export interface PageRequest {
 	timeout: number;
 }
 
-/** One answered call of a search endpoint, reduced to what the paginator needs. */
+/** A page of a search; `creditsCharged` null when X-Credits-Charged is missing or not a number. */
 export interface SearchPage {
 	sounds: IDataObject[];
 	nextCursor: string | null;
-	/** X-Credits-Charged of this call; null when the header is missing or not a number. */
 	creditsCharged: number | null;
-	/** What its rate-limit headers announce, when it has any: paced to before any refusal. */
 	announced?: Announced;
 }
 
@@ -35,10 +32,9 @@ export type SearchAnswer = { page: SearchPage } | { failed: FailedCall };
 export type SendPage = (request: PageRequest, at: ErrorContext) => Promise<SearchAnswer>;
 
 /**
- * One call of a search endpoint through n8n's request helper with the node's credential, taking
- * every HTTP status as an answer, so status, Retry-After and X-Credits-Charged are read the same
- * way on every n8n version (1.x drops the headers of what it throws). `extra`: what n8n's Request
- * Options add (proxy, certificates) and the execution's cancel signal.
+ * One call through n8n's request helper with the node's credential. Every status is an answer, so
+ * its headers are read the same way on every n8n version (1.x drops those of what it throws).
+ * `extra`: Request Options' proxy and certificates, and the execution's cancel signal.
  */
 export function searchSender(
 	ctx: IAllExecuteFunctions,
@@ -67,7 +63,7 @@ export function searchSender(
 function readAnswer(at: ErrorContext, response: IN8nHttpFullResponse): SearchAnswer {
 	const { statusCode: status, headers } = response;
 	if (status < 200 || status > 299) {
-		// Only the headers the node reads: the rest is of no use and stays out of the run.
+		// Only the headers the node reads stay in the run.
 		const kept: IDataObject = {};
 		for (const name of ['retry-after', 'x-credits-charged', ...RATE_LIMIT_HEADERS])
 			if (headers?.[name] !== undefined) kept[name] = headers[name];
@@ -134,16 +130,10 @@ function asCode(value: unknown): string | undefined {
 }
 
 /**
- * Reads status, headers and network code from what n8n's HTTP helper throws, in every shape the
- * supported n8n versions produce (recorded in test/fixtures/n8n-errors/):
- * - n8n before 1.99 and from 2.34 (2.41.1): a NodeApiError whose `cause` is the AxiosError, with
- *   `cause.response` (status, headers) for an answer and `cause.code` for a call without one;
- * - n8n 1.99 to 2.33 (1.123.x included): the same NodeApiError without `cause` (a class field wipes
- *   it), so without headers; `httpCode` holds the status ("429") or the network code
- *   ("ECONNABORTED");
- * - an AxiosError itself, with `response` and `code` of its own.
- * With every status taken as an answer, what is thrown is mostly a call without one (a timeout, a
- * refused connection).
+ * Status, headers and network code of what n8n's HTTP helper throws (mostly a call without an
+ * answer), in the shapes of test/fixtures/n8n-errors/: a NodeApiError whose `cause` is the
+ * AxiosError (before 1.99, from 2.34); the same without `cause`, `httpCode` holding the status or
+ * network code (1.99 to 2.33); an AxiosError itself.
  */
 export function failedCall(error: unknown): FailedCall {
 	const thrown = asObject(error);
