@@ -29,9 +29,7 @@ interface SoundMemory {
 /** A working copy of the memory: changes reach static data only through save(). */
 export class TrendState {
 	private readonly baselined: Set<string>;
-
 	private readonly sounds = new Map<string, SoundMemory>();
-
 	private readonly lastPollAt?: number;
 
 	constructor(stored: IDataObject) {

@@ -145,12 +145,10 @@ function pageRequest(
 /** What one search has fetched and spent so far; it decides whether following a cursor is safe. */
 class CursorGuard {
 	pages = 0;
-
 	sounds = 0;
 
 	/** Sum of X-Credits-Charged; null once a page did not report it. */
 	credits: number | null = 0;
-
 	private readonly seenCursors = new Set<string>();
 
 	constructor(private readonly maxPages: number) {}

@@ -123,14 +123,11 @@ export class RateQuota {
 
 	/** Calls not refused, by sequence number. */
 	private readonly calls = new Map<number, Call>();
-
 	private quickestMs = Infinity;
-
 	private marginMs = MIN_MARGIN_MS;
 
 	/** The call started beyond a candidate to test it, and when. */
 	private probeSeq: number | undefined;
-
 	private probeAt = 0;
 
 	/** The slowest refusal seen: a busy n8n reads some late. Not refused by twice that: taken. */
@@ -154,7 +151,6 @@ export class RateQuota {
 
 	/** The most a learnt quota took without a refusal (see the class comment). */
 	private ceiling: number | undefined;
-
 	private backToCeiling = false;
 
 	/** What an earlier run against the same service learnt or was told. */

@@ -55,12 +55,10 @@ export class SearchRun {
 
 	/** Searches that repeated an earlier one of the run (made once). */
 	repeats = 0;
-
 	private readonly scheduler: CallScheduler;
 
 	/** Searches in flight or done, by what they ask for: identical ones are made once. */
 	private readonly searches = new Map<string, Promise<SearchPage[]>>();
-
 	private finished = 0;
 
 	/** The search whose failure stopped the run: the run fails with its error. */
@@ -178,9 +176,7 @@ export interface CreditTally {
  */
 export class CreditBudget {
 	readonly tally: CreditTally = { calls: 0, credits: 0, freeCalls: 0, cachedPages: 0 };
-
 	private reserved = 0;
-
 	private readonly waiting = new Set<() => void>();
 
 	constructor(

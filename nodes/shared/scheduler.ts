@@ -38,7 +38,6 @@ const MAX_PROBE_AFTER = 1024;
  */
 export class CallScheduler {
 	private limit: number;
-
 	private nextSeq = 0;
 
 	/** Calls in flight, each with the calls ahead of it when it started and not refused since. */
@@ -47,11 +46,8 @@ export class CallScheduler {
 	private readonly queue: Array<{ start: () => void; stop: (error: Error) => void }> = [];
 
 	private pausedUntil = 0;
-
 	private pauseTimer = false;
-
 	private successes = 0;
-
 	private probeAfter = FIRST_PROBE_AFTER;
 
 	/** Calls started before this sequence number belong to a congestion already handled. */
@@ -68,16 +64,12 @@ export class CallScheduler {
 
 	/** The call started beyond the bound to tell a quota from a limit on calls in flight. */
 	private boundProbe: number | undefined;
-
 	private boundProbeAt = 0;
 
 	/** The bound before the last decrease, back if that decrease turns out to be a quota's. */
 	private limitBeforeDecrease: number;
-
 	private readonly quota = new RateQuota();
-
 	private stopped: RunStopped | undefined;
-
 	private readonly sleepers = new Set<(reason: RunStopped) => void>();
 
 	/** When a call last went through: the rate-limit budget counts from there. */
