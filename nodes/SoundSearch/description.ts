@@ -5,6 +5,7 @@ import {
 	PLATFORM_PRICES,
 	platformOptions,
 	simplifyField,
+	simplifyOutputOption,
 	toolOutputFields,
 } from '../shared/description';
 
@@ -133,15 +134,7 @@ export const soundSearchFields: INodeProperties[] = [
 				description:
 					'How many times to retry a page after a failure of the service (5xx), a timeout or a dropped connection, waiting 1 s, 2 s, 4 s… Rate limits (429) are retried within Max Wait on Rate Limits instead; other errors are never retried',
 			},
-			{
-				displayName: 'Simplify Output',
-				name: 'simplify',
-				type: 'boolean',
-				displayOptions: { show: { '@version': [1] } },
-				default: false,
-				description:
-					'Whether to return flat items for spreadsheets: the audio and cover locations as single URL strings (audioUrl, coverImageUrl) instead of media objects, plus the platform and query searched',
-			},
+			simplifyOutputOption({ show: { '@version': [1] } }, ', plus the platform and query searched'),
 			{
 				displayName: 'Start Cursor',
 				name: 'startCursor',

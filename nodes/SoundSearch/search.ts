@@ -14,12 +14,11 @@ import {
 	readRequestOptions,
 	readSearchInput,
 	type Parameters,
-	type RequestSettings,
 	type SearchInput,
 } from '../shared/input';
 import { count, toSoundItems } from '../shared/output';
 import { SearchRun, serviceKeyOf, type SearchOutcome } from '../shared/run';
-import { searchSender, type SendPage } from '../shared/transport';
+import { searchSender } from '../shared/transport';
 
 // Sound → Search, as n8n runs it: the edge between n8n's contexts and the search run. It reads
 // parameters, credential and settings into plain values, runs the searches, and shapes the items.
@@ -33,7 +32,7 @@ export async function searchSounds(this: IExecuteFunctions): Promise<INodeExecut
 	}));
 	const { baseUrl } = await this.getCredentials('soundSearchApi', 0);
 	const requestOptions = this.getNodeParameter('requestOptions', 0, {}) as IDataObject;
-	const { items: sounds, run } = await searchFrom(this, items, baseUrl, requestOptions);
+	const { items: sounds, run } = await searchItems(this, items, baseUrl, requestOptions);
 	this.addExecutionHints(costHint(run));
 	return [sounds];
 }
@@ -48,35 +47,11 @@ export async function searchAsTool(
 	};
 	const { baseUrl } = await this.getCredentials('soundSearchApi');
 	const requestOptions = this.getNodeParameter('requestOptions', {}) as IDataObject;
-	return (await searchFrom(this, [item], baseUrl, requestOptions)).items;
+	return (await searchItems(this, [item], baseUrl, requestOptions)).items;
 }
 
-/** What both entries read of their n8n context besides the items: plain values from here on. */
-async function searchFrom(
-	ctx: IExecuteFunctions | IExecutePaginationFunctions,
-	items: ItemsToSearch['items'],
-	baseUrl: unknown,
-	requestOptions: IDataObject,
-) {
-	const node = ctx.getNode();
-	const request = readRequestOptions(node, requestOptions);
-	const cancelSignal = ctx.getExecutionCancelSignal();
-	const send = searchSender(ctx, { ...request.http, abortSignal: cancelSignal });
-	const continueOnFail = ctx.continueOnFail();
-	const edge = { node, items, baseUrl, request, send, continueOnFail, cancelSignal };
-	return await searchItems(edge);
-}
-
-/** What a search run needs of n8n, read at the edge. */
-interface ItemsToSearch {
-	node: INode;
-	items: Array<{ itemIndex: number; parameter: Parameters }>;
-	baseUrl: unknown;
-	request: RequestSettings;
-	send: SendPage;
-	continueOnFail: boolean;
-	cancelSignal?: AbortSignal;
-}
+/** One input item's parameter reader. */
+type Item = { itemIndex: number; parameter: Parameters };
 
 /** One input item, read and checked, or why it cannot search. */
 type ReadItem = SearchingItem | BadItem;
@@ -86,29 +61,36 @@ const isBad = (item: ReadItem): item is BadItem => 'error' in item;
 const isSearching = (item: ReadItem): item is SearchingItem => 'input' in item;
 
 /**
- * Reads and checks every item in a plain loop that ends before the first call, so a bad item fails
- * the run before any credit is spent (with Continue On Fail, it becomes its error item). Then every
- * item searches in one run; the first failure stops it.
+ * What both entries run, reading what else they need of their n8n context first. Every item is
+ * read and checked in a plain loop that ends before the first call, so a bad item fails the run
+ * before any credit is spent (with Continue On Fail, it becomes its error item). Then every item
+ * searches in one run; the first failure stops it.
  */
 async function searchItems(
-	edge: ItemsToSearch,
+	ctx: IExecuteFunctions | IExecutePaginationFunctions,
+	items: Item[],
+	baseUrl: unknown,
+	requestOptions: IDataObject,
 ): Promise<{ items: INodeExecutionData[]; run?: SearchRun }> {
-	const { node, continueOnFail } = edge;
-	const read = edge.items.map(({ itemIndex, parameter }) => readItem(edge, itemIndex, parameter));
+	const node = ctx.getNode();
+	const { http, batch } = readRequestOptions(node, requestOptions);
+	const continueOnFail = ctx.continueOnFail();
+	const read = items.map(({ itemIndex, parameter }) =>
+		readItem(node, itemIndex, parameter, baseUrl),
+	);
 	const bad = read.find(isBad);
 	if (bad && !continueOnFail) throw bad.error;
 	const searching = read.find(isSearching);
 	if (!searching)
 		return { items: read.filter(isBad).map((item) => failedItem(node, item, item.error)) };
-	const { maxInFlight, rateLimitWait, maxCredits } = searching.input;
+	const cancelSignal = ctx.getExecutionCancelSignal();
 	const run = new SearchRun({
-		...{ maxInFlight, rateLimitWait, maxCredits, per: 'run', total: read.length },
-		...{ stopOnFailure: !continueOnFail, baseUrl: searching.baseUrl, send: edge.send },
+		...{ first: searching.input, per: 'run', total: read.length },
+		...{ stopOnFailure: !continueOnFail, baseUrl: searching.baseUrl, cancelSignal },
+		send: searchSender(ctx, { ...http, abortSignal: cancelSignal }),
 		serviceKey: serviceKeyOf(node, searching.baseUrl),
-		cancelSignal: edge.cancelSignal,
 	});
 	const outcomes: Array<Promise<SearchOutcome>> = [];
-	const { batch } = edge.request;
 	for (const [index, item] of read.entries()) {
 		// Request Options → Batching spaces items out as n8n's routing node does.
 		if (batch && index > 0 && index % batch.size === 0) await sleep(batch.intervalMs);
@@ -120,11 +102,16 @@ async function searchItems(
 	return { items: ended.flatMap((outcome, index) => itemsOf(node, read[index], outcome)), run };
 }
 
-function readItem(edge: ItemsToSearch, itemIndex: number, parameter: Parameters): ReadItem {
-	const at = { node: edge.node, itemIndex };
+function readItem(
+	node: INode,
+	itemIndex: number,
+	parameter: Parameters,
+	baseUrl: unknown,
+): ReadItem {
+	const at = { node, itemIndex };
 	try {
 		const input = readSearchInput(parameter, at);
-		return { at, input, baseUrl: checkBaseUrl(at, edge.baseUrl) };
+		return { at, input, baseUrl: checkBaseUrl(at, baseUrl) };
 	} catch (error) {
 		return { at, error: asNodeError(at, error) };
 	}

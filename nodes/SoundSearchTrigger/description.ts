@@ -4,6 +4,7 @@ import {
 	maxCreditsOption,
 	platformOptions,
 	simplifyField,
+	simplifyOutputOption,
 } from '../shared/description';
 
 const showForRising = { show: { event: ['risingSound'] } };
@@ -130,15 +131,7 @@ export const triggerFields: INodeProperties[] = [
 				description:
 					'How many sounds the trigger remembers at least; it always remembers twice what one poll can find (keywords × Limit). When full, it forgets the sounds it saw longest ago; one of those that comes back counts as new again.',
 			},
-			{
-				displayName: 'Simplify Output',
-				name: 'simplify',
-				type: 'boolean',
-				displayOptions: onlyVersion(1),
-				default: false,
-				description:
-					'Whether to return flat items for spreadsheets: the audio and cover locations as single URL strings (audioUrl, coverImageUrl) instead of media objects',
-			},
+			simplifyOutputOption(onlyVersion(1)),
 			{
 				displayName: 'Top Risers per Poll',
 				name: 'topRisers',

@@ -8,10 +8,8 @@ export type TestCost = Pick<CreditTally, 'calls' | 'credits'>;
 export const NO_COST: TestCost = { calls: 0, credits: 0 };
 
 /**
- * What "Fetch Test Event" shows for Rising Sound when nothing is rising by the trigger's memory:
- * one item with a `notice` (no `soundId`, so a workflow tells it from a sound) saying why, and
- * what the test cost, as `creditsCharged` like a sound's item. A poll cannot tell the editor's
- * n8n line, so the text names both buttons: "Publish" (2.x) and "Activate" (1.x).
+ * "Fetch Test Event" for Rising Sound when nothing rises: a `notice` item (no `soundId`) saying
+ * why and what it cost. A poll cannot tell the n8n line: it names "Publish" and "Activate".
  */
 export function manualNotice(
 	hasHistory: boolean,

@@ -22,12 +22,10 @@ export interface TrendRules extends Thresholds {
 }
 
 /**
- * Version 2's Simplify, for trend-watchers: which sound (id, title), how it ranks and grew in the
- * window (rank, growth in % and in posts: the output panel's table shows them as it opens), how
- * big and how fast it is now (post count, posts per day), who made it, which keyword found it,
- * where to listen. Left out: the platform, the window and its start (the trigger's own settings),
- * postCountThen (postCountNow - growthPosts), what a call cost (the subtitle shows it per poll),
- * the cover (a signed URL that expires), duration, fetchedAt, cache flags, page.
+ * Version 2's Simplify for trend-watchers: the sound, its rank and growth (first, so the output
+ * table shows them as it opens), its size and speed now, author, keyword, where to listen. Left
+ * out: the trigger's own settings, postCountThen (now less growth), the cost (the subtitle shows
+ * it per poll), the cover (a signed URL that expires), duration, fetchedAt, cache flags, page.
  */
 export const TREND_SIMPLIFIED_FIELDS = [
 	'soundId',
@@ -49,10 +47,8 @@ interface Found {
 }
 
 /**
- * The items of one poll under the rules, each sound once (the first keyword that finds it), every
- * reading recorded in `state` (a working copy: the poll saves it only when every keyword
- * succeeded). New sounds in the order found; rising sounds the fastest first, by growth in %
- * within the window (then in posts).
+ * A poll's items, each sound once (its first keyword), every reading recorded in `state` (saved
+ * only when every keyword succeeded). New sounds in the order found; rising ones fastest first.
  */
 export function trendItems(
 	state: TrendState,
@@ -97,9 +93,8 @@ export function trendItems(
 }
 
 /**
- * The sounds rising now that were not reported in this rise yet (in manual mode: all rising now),
- * the fastest first, at most topRisers. Only those emitted count as reported: one cut by the top N
- * comes out in a later poll if it is still rising.
+ * Sounds rising now not yet reported in this rise (manual: all), by growth in % then posts, at
+ * most topRisers. Only those emitted count as reported: one cut comes out later if still rising.
  */
 function risers(state: TrendState, found: Found[], rules: TrendRules): Found[] {
 	const rising = found.filter(({ key, growth }) => {

@@ -52,18 +52,14 @@ export async function pollTrends(this: IPollFunctions): Promise<INodeExecutionDa
 	return [input.simplify ? items.map(simplifyTrendItem) : items];
 }
 
-/**
- * Every keyword's pages and what they cost, in one search run: the first keyword that fails stops
- * the others' new calls, and its error fails the poll.
- */
+/** Every keyword's pages and cost, in one run: the first that fails stops the others, and the poll. */
 async function searchAll(
 	ctx: IPollFunctions,
 	searches: SearchInput[],
 	service: { baseUrl: string; serviceKey: string },
 ): Promise<{ pages: SearchPage[][]; cost: CreditTally }> {
-	const { maxInFlight, rateLimitWait, maxCredits } = searches[0];
 	const run = new SearchRun({
-		...{ maxInFlight, rateLimitWait, maxCredits, per: 'poll', stopOnFailure: true },
+		...{ first: searches[0], per: 'poll', stopOnFailure: true },
 		...{ total: searches.length, ...service, send: searchSender(ctx, {}) },
 	});
 	const node = ctx.getNode();

@@ -5,11 +5,9 @@ import { last, samplesToKeep, type Sample } from './trendWindow';
 const IN_REPORTED_RISE = 1;
 
 /**
- * The trigger's memory as kept in the workflow's static data for this node (n8n saves it with
- * the workflow; two triggers never share it). Version 2: per sound (keyed "platform:soundId")
- * [flags, t0, c0, t1 - t0, c1 - c0, ...], its readings as deltas to keep the bytes down (unix
- * seconds, post counts), or [flags, lastSeenAt] on a platform without post counts.
- * Version 1 (no `v`) kept [firstSeenAt, postCountThen, flags]: read by migrate().
+ * The trigger's memory in this node's static data. Version 2: per "platform:soundId" [flags, t0,
+ * c0, t1 - t0, c1 - c0, ...] (readings as deltas, for size), or [flags, lastSeenAt] without post
+ * counts. Version 1 (no `v`): [firstSeenAt, postCountThen, flags], read by migrate().
  */
 // A type, not an interface: static data takes it as it is (an interface has no index signature).
 export type TrendMemory = {
@@ -77,11 +75,7 @@ export class TrendState {
 		this.sounds.set(key, sound);
 	}
 
-	/**
-	 * Writes the memory back: every sound keeps the readings a window can still need, and beyond
-	 * `bound` sounds the ones seen longest ago are forgotten (the bound is at least what one poll
-	 * can find, so a sound still in the answers never is).
-	 */
+	/** Writes the memory back: the readings a window can need; beyond `bound`, the least recent go. */
 	save(stored: IDataObject, bound: number, now: number, windowSeconds: number) {
 		const lastSeen = (sound: SoundMemory) => last(sound.samples)?.at ?? 0;
 		const byLastSeen = [...this.sounds.entries()].sort(([, a], [, b]) => lastSeen(b) - lastSeen(a));
@@ -116,11 +110,7 @@ function decode(record: number[]): SoundMemory {
 	return { flags, samples };
 }
 
-/**
- * A version 1 sound: known (so never "new" again), its first reading as the only history (a
- * window ignores it once older than two windows, so no flood of stale rises), and its flag: one
- * reported as rising stays quiet until its growth falls below the thresholds.
- */
+/** A version 1 sound: known, its first reading its history (stale after two windows), its flag. */
 function migrate(record: number[]): SoundMemory {
 	const [firstSeenAt, postCountThen, flags] = record as [number, number | null, number];
 	return { flags: flags & IN_REPORTED_RISE, samples: [{ at: firstSeenAt, count: postCountThen }] };

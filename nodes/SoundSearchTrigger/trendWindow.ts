@@ -29,16 +29,12 @@ const SLOTS = 8;
 /** A reading older than this many windows says nothing about growth "within the window". */
 const STALE_WINDOWS = 2;
 
-/**
- * Cron polls drift by a few seconds: a reading taken a window and a few seconds ago still counts
- * as within the window, and an hourly poll must not be skipped as 59:58 early.
- */
+/** Cron polls drift: a reading a window and a few seconds old is in it; 59:58 is not early. */
 export const earlyTolerance = (seconds: number) => Math.min(30, seconds / 10);
 
 /**
- * The reading growth is measured from: the one taken closest to a window ago (the older of two
- * as close), among those no older than two windows. A history younger than the window gives its
- * oldest reading; polls farther apart than the window, the previous one. `samples` ascending.
+ * The reading growth is measured from: the closest to a window ago (the older of two as close),
+ * no older than STALE_WINDOWS. `samples` ascending.
  */
 export function referenceSample(samples: Sample[], now: number, windowSeconds: number) {
 	let best: Sample | undefined;
@@ -72,10 +68,8 @@ export function growthBetween(then: Sample | undefined, now: Sample): Growth {
 }
 
 /**
- * Rising: grew by both thresholds within the window, after taking off what rounding may explain.
- * When the reference is older than the window (polls farther apart), the growth per window on
- * average over the span is compared. Whole-number maths for the percentage within a window, so a
- * growth of exactly the threshold counts.
+ * Rising: grew by both thresholds within the window, less what rounding may explain; over a longer
+ * span, by its average per window. Whole-number maths, so exactly the threshold counts.
  */
 export function isRising(growth: Growth, rules: Thresholds, windowSeconds: number): boolean {
 	const { growthPosts, postCountThen, spanSeconds } = growth;
@@ -100,10 +94,8 @@ export function roundingStep(count: number | null): number {
 }
 
 /**
- * The readings later windows can still need: the latest one before the window (the reference
- * when polls are farther apart than the window), then within the window one at least a window /
- * SLOTS after the one kept before it, and always the latest (when the sound was last seen).
- * Ascending in, ascending out.
+ * The readings later windows can need, ascending: the latest before the window, then within it
+ * one per window / SLOTS, and always the latest (when the sound was last seen).
  */
 export function samplesToKeep(samples: Sample[], now: number, windowSeconds: number): Sample[] {
 	const start = now - windowSeconds - earlyTolerance(windowSeconds);

@@ -3,6 +3,7 @@ import { invalid, type ErrorContext } from '../shared/errors';
 import {
 	checkQuery,
 	fieldNamed,
+	rangeOf,
 	readPlatform,
 	readWholeNumber,
 	type Parameters,
@@ -20,15 +21,12 @@ const TIMEOUT_MS = 30_000;
 /** The memory keeps twice the sounds one poll can find: room for sounds that drop out a while. */
 const SOUNDS_PER_POLL_KEPT = 2;
 
+/** A poll's searches (one per keyword), rules, memory bound (sounds), interval and Simplify. */
 export interface TriggerInput {
-	/** One search per keyword, in the order given. */
 	searches: SearchInput[];
 	rules: Omit<TrendRules, 'manual'>;
-	/** Sounds the memory keeps: Remember Sounds, or twice what one poll can find if more. */
 	memoryBound: number;
-	/** Seconds; a poll sooner than this after the last one makes no call. */
 	minPollIntervalSeconds: number;
-	/** Version 2's Simplify: each item keeps the TREND_SIMPLIFIED_FIELDS only. */
 	simplify: boolean;
 }
 
@@ -84,11 +82,7 @@ export function readTriggerInput(
 	};
 }
 
-/**
- * Version 1: Options → Simplify Output (every field flat) or the service's fields, unchanged for
- * saved workflows. Version 2: Simplify (on unless set off) reads the sounds flat, so that the 10
- * fields picked once the trend fields are added hold no nested values.
- */
+/** Version 1: Simplify Output (flat) or raw. Version 2's Simplify reads flat, then picks 10 fields. */
 function readOutput(
 	parameter: Parameters,
 	at: ErrorContext,
@@ -127,14 +121,9 @@ function readKeywords(parameter: Parameters, at: ErrorContext): string[] {
 /** A number of hours, fractions allowed (a window of minutes for a test on the real clock). */
 function readHours(at: ErrorContext, hours: INodeProperties, raw: unknown): number {
 	const value = raw ?? hours.default;
-	const { minValue: min, maxValue: max } = hours.typeOptions as {
-		minValue: number;
-		maxValue: number;
-	};
+	const { minValue: min, maxValue: max } = rangeOf(hours);
 	// NaN and Infinity fail the range check too.
-	if (typeof value === 'number' && value >= min && value <= max) {
-		return value;
-	}
+	if (typeof value === 'number' && value >= min && value <= max) return value;
 	throw invalid(
 		at,
 		`The "${hours.displayName}" parameter must be a number from ${min} to ${max}, but it is ${String(value)}`,

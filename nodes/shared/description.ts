@@ -22,18 +22,12 @@ export const platformOptions = Object.entries(PLATFORMS).map(([value, platform])
 	description: `Sounds used on the ${platform.displayName.toLowerCase()}; every page costs ${credits(platform.creditsPerCall)}`,
 }));
 
-/**
- * Each platform's parameter value and price, as a model filling the tool reads them
- * ("shortvideo 1 credit per call, photosocial 2 credits per call").
- */
+/** Each platform's value and price, for a model filling the tool ("shortvideo 1 credit per call, …"). */
 export const PLATFORM_PRICES = Object.entries(PLATFORMS)
 	.map(([value, platform]) => `${value} ${credits(platform.creditsPerCall)} per call`)
 	.join(', ');
 
-/**
- * The Limit field both nodes show: n8n's convention for it (default 50) with each node's own
- * ceiling (the action node pages through up to 100,000 sounds, a trigger poll through 1,000).
- */
+/** n8n's Limit field (default 50) with each node's own ceiling. */
 export function limitField(maxValue: number, displayOptions?: DisplayOptions): INodeProperties {
 	return {
 		displayName: 'Limit',
@@ -46,7 +40,7 @@ export function limitField(maxValue: number, displayOptions?: DisplayOptions): I
 	};
 }
 
-/** n8n's "Simplify" parameter (UX guidelines, "Simplifying output fields"), for both nodes. */
+/** n8n's "Simplify" parameter (UX guidelines, "Simplifying output fields"). */
 export function simplifyField(displayOptions?: DisplayOptions): INodeProperties {
 	return {
 		displayName: 'Simplify',
@@ -59,10 +53,9 @@ export function simplifyField(displayOptions?: DisplayOptions): INodeProperties 
 }
 
 /**
- * What Simplify keeps, at most 10 fields, most used first: what a sound is (id, title), what it
- * cost (third, so the output panel's table shows it as it opens), who made it and how popular it
- * is, which search found it (one sheet collects many keywords and both platforms), then where to
- * listen, how long it is and when it was read. Left out: the cover (a signed, expiring URL), cache
+ * What Simplify keeps, 10 fields, most used first: the sound, its cost (third, so the output
+ * table shows it as it opens), author and popularity, which search found it (one sheet collects
+ * many), where to listen, length, when read. Left out: the cover (a signed, expiring URL), cache
  * flags (a cached answer shows creditsCharged 0), the page number.
  */
 export const SIMPLIFIED_FIELDS = [
@@ -100,10 +93,7 @@ const SOUND_FIELDS: Array<[string, string]> = [
 
 export const SELECTABLE_FIELDS = SOUND_FIELDS.map(([, value]) => value);
 
-/**
- * n8n's "Output" parameter for AI tool use (UX guidelines, "AI tool nodes"), shown only when the
- * node is an agent's tool, as n8n's own nodes do with '@tool'.
- */
+/** n8n's "Output" parameter of an AI tool (UX guidelines), shown only to an agent's tool ('@tool'). */
 export function toolOutputFields(show: NonNullable<DisplayOptions>['show']): INodeProperties[] {
 	const forTool = { ...show, '@tool': [true] };
 	return [
@@ -140,7 +130,7 @@ export function toolOutputFields(show: NonNullable<DisplayOptions>['show']): INo
 	];
 }
 
-/** The Max Credits option, for both nodes (per run of the action node, per poll of the trigger). */
+/** Max Credits: per run of the action node, per poll of the trigger. */
 export function maxCreditsOption(per: 'run' | 'poll'): INodeProperties {
 	const scope = per === 'run' ? 'one run of this node, across all input items' : 'one poll';
 	const taken = per === 'run' ? ' Taken from the first input item.' : '';
@@ -151,5 +141,17 @@ export function maxCreditsOption(per: 'run' | 'poll'): INodeProperties {
 		typeOptions: { minValue: 1, maxValue: 10000000 },
 		default: 100,
 		description: `Most credits ${scope} may spend. No call starts that could take the spend past it (a call counts at its platform's price until its answer says what it cost; cached answers are free); once reached, the ${per} stops with an error saying what finished and what was spent. Leave out for no cap.${taken}`,
+	};
+}
+
+/** Version 1's "Simplify Output" option, kept for the workflows saved with it. */
+export function simplifyOutputOption(displayOptions: DisplayOptions, adds = ''): INodeProperties {
+	return {
+		displayName: 'Simplify Output',
+		name: 'simplify',
+		type: 'boolean',
+		displayOptions,
+		default: false,
+		description: `Whether to return flat items for spreadsheets: the audio and cover locations as single URL strings (audioUrl, coverImageUrl) instead of media objects${adds}`,
 	};
 }

@@ -30,7 +30,7 @@ export function readCreditsCharged(headers: Record<string, unknown> | undefined)
 	return Number.isInteger(value) && value >= 0 ? value : null;
 }
 
-/** Why a call was not started: the run is doomed by another item's failure, or cancelled. */
+/** A call not started: another item's failure doomed the run, or it was cancelled. */
 export class RunStopped extends Error {}
 
 /** A search that could not start a call within Max Credits. Never retried. */
@@ -87,23 +87,19 @@ const STATUS_MESSAGES: Record<number, [string, string]> = {
 };
 
 const TIMEOUT_CODES = new Set(['ECONNABORTED', 'ETIMEDOUT']);
+const NOT_CHARGED = 'A failure on the service side is not charged.';
 
 function describeCall({ status, code }: FailedCall): [string, string] {
 	if (status !== undefined && STATUS_MESSAGES[status]) return STATUS_MESSAGES[status];
-	if (status !== undefined && status >= 500) {
-		return [
-			`The service failed to answer (${status})`,
-			'A failure on the service side is not charged. Try again later.',
-		];
-	}
+	if (status !== undefined && status >= 500)
+		return [`The service failed to answer (${status})`, `${NOT_CHARGED} Try again later.`];
 	if (status !== undefined)
 		return [`The service refused the request (${status})`, 'Check the node parameters.'];
-	if (code && TIMEOUT_CODES.has(code)) {
+	if (code && TIMEOUT_CODES.has(code))
 		return [
 			'The service did not answer in time',
 			'Raise the Timeout option if the service is slow, or try again later. A service-side timeout is not charged.',
 		];
-	}
 	// The network code goes in the description: n8n rewrites messages that contain one.
 	return [
 		'Could not reach the Sound Search service',

@@ -127,31 +127,30 @@ export function readPlatform(at: ErrorContext, platform: unknown): Platform {
 
 /** A keyword, trimmed; `field` names the parameter it came from in errors. */
 export function checkQuery(at: ErrorContext, query: unknown, field: string): string {
-	if (typeof query !== 'string') {
+	if (typeof query !== 'string')
 		throw invalid(
 			at,
 			`The "${field}" parameter must be text, but its expression gave ${describe(query)}`,
 			'Make the expression return a keyword string, e.g. {{ String($json.keyword) }}.',
 		);
-	}
 	const trimmed = query.trim();
-	if (trimmed === '') {
+	if (trimmed === '')
 		throw invalid(
 			at,
 			`The "${field}" parameter is empty`,
 			'Enter a keyword to search for, or check that the expression or spreadsheet column it reads has a value for this item.',
 		);
-	}
 	return trimmed;
 }
+
+/** A number parameter's range, as its description gives it. */
+export const rangeOf = (field: INodeProperties) =>
+	field.typeOptions as { minValue: number; maxValue: number };
 
 /** Checks a number against its description's range; an unset option takes its default. */
 export function readWholeNumber(at: ErrorContext, field: INodeProperties, raw: unknown): number {
 	const value = raw ?? field.default;
-	const { minValue: min, maxValue: max } = field.typeOptions as {
-		minValue: number;
-		maxValue: number;
-	};
+	const { minValue: min, maxValue: max } = rangeOf(field);
 	if (typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max)
 		return value;
 	const name = field.displayName;
@@ -169,13 +168,8 @@ function readStartCursor(at: ErrorContext, value: unknown): string | undefined {
 	const cursor = typeof value === 'string' ? value.trim() : value;
 	if (cursor === '') return undefined;
 	// Cursors are opaque single tokens: anything else is a wrong column or a pasted page.
-	if (
-		typeof cursor === 'string' &&
-		cursor.length <= MAX_CURSOR_LENGTH &&
-		/^[\x21-\x7e]+$/.test(cursor)
-	) {
-		return cursor;
-	}
+	const token = typeof cursor === 'string' && /^[\x21-\x7e]+$/.test(cursor);
+	if (token && cursor.length <= MAX_CURSOR_LENGTH) return cursor;
 	throw invalid(
 		at,
 		'The "Start Cursor" option is not a valid cursor',

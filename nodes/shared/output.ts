@@ -46,10 +46,7 @@ function flatSound(sound: IDataObject, input: SearchInput): IDataObject {
 	return { ...flat, platform: input.platform, query: input.query };
 }
 
-/**
- * The named fields in that order; one the item lacks is null, so every row has it. The trigger's
- * Simplify picks its own 10 (trend fields included) with it.
- */
+/** The named fields in that order; one the item lacks is null, so every row has it. */
 export function pick(flat: IDataObject, fields: string[]): IDataObject {
 	return Object.fromEntries(fields.map((field) => [field, flat[field] ?? null]));
 }

@@ -149,6 +149,7 @@ class CursorGuard {
 
 	/** Sum of X-Credits-Charged; null once a page did not report it. */
 	credits: number | null = 0;
+
 	private readonly seenCursors = new Set<string>();
 
 	constructor(private readonly maxPages: number) {}
@@ -190,30 +191,22 @@ const BACKOFF_BASE_MS = 1_000;
 /** A 429 without Retry-After waits 1 s, 2 s, 4 s… up to this. */
 const MAX_RATE_LIMIT_BACKOFF_MS = 30_000;
 
-// Worth another try: a 5xx (not charged) or a call that never completed; never a 4xx or an answer.
-const RETRYABLE_CODES = new Set([
-	'ECONNRESET',
-	'ECONNREFUSED',
-	'ECONNABORTED',
-	'ETIMEDOUT',
-	'EPIPE',
-	'EAI_AGAIN',
-]);
-
 /** The service is over its capacity: the whole run slows down. */
-const CONGESTION_CODES = new Set(['ECONNRESET', 'ECONNREFUSED']);
+const CONGESTION_CODES = ['ECONNRESET', 'ECONNREFUSED'];
+// Worth another try: a 5xx (not charged) or a call that never completed; never a 4xx or an answer.
+const RETRYABLE_CODES = [...CONGESTION_CODES, 'ECONNABORTED', 'ETIMEDOUT', 'EPIPE', 'EAI_AGAIN'];
 
 export function isRateLimited(call: FailedCall): boolean {
 	return call.status === 429;
 }
 
 export function isCongestion(call: FailedCall): boolean {
-	return isRateLimited(call) || (call.code !== undefined && CONGESTION_CODES.has(call.code));
+	return isRateLimited(call) || (call.code !== undefined && CONGESTION_CODES.includes(call.code));
 }
 
 function isRetryable({ status, code }: FailedCall): boolean {
 	if (status !== undefined) return status >= 500;
-	return code !== undefined && RETRYABLE_CODES.has(code);
+	return code !== undefined && RETRYABLE_CODES.includes(code);
 }
 
 /** Retry-After in ms (delta-seconds or an HTTP date), or undefined when absent or unreadable. */

@@ -36,18 +36,6 @@ export interface QuotaHint extends Announced {
 	retryAfterMs: number;
 }
 
-/** The rate-limit headers the node reads, lower-case as they arrive. */
-export const RATE_LIMIT_HEADERS = [
-	'ratelimit',
-	'ratelimit-limit',
-	'ratelimit-policy',
-	'ratelimit-remaining',
-	'ratelimit-reset',
-	'x-ratelimit-limit',
-	'x-ratelimit-remaining',
-	'x-ratelimit-reset',
-] as const;
-
 /** A whole number at the start of a header value ("10", "10, 10;w=1", "10;w=1"), or after `key=`. */
 function countIn(raw: unknown, key?: string): number | undefined {
 	const pattern = key ? new RegExp(`;\\s*${key}=(\\d+)`) : /^\s*(\d+)/;

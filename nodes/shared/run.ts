@@ -24,11 +24,9 @@ import type { SearchAnswer, SearchPage, SendPage } from './transport';
 export const learnedByService = new Map<string, Learned>();
 const SERVICES_REMEMBERED = 100;
 
-/** Run-wide settings, from the first searching item (`maxCredits` Infinity: no cap). */
+/** Run-wide settings; `first` is the first search's (its Max Calls in Flight, Max Credits…). */
 export interface RunSettings {
-	maxInFlight: number;
-	rateLimitWait: number;
-	maxCredits: number;
+	first: Pick<SearchInput, 'maxInFlight' | 'rateLimitWait' | 'maxCredits'>;
 	per: 'run' | 'poll';
 	/** Off with Continue On Fail: the first failure stops the run's new calls. */
 	stopOnFailure: boolean;
@@ -55,24 +53,26 @@ export class SearchRun {
 
 	/** Searches that repeated an earlier one of the run (made once). */
 	repeats = 0;
+
 	private readonly scheduler: CallScheduler;
 
 	/** Searches in flight or done, by what they ask for: identical ones are made once. */
 	private readonly searches = new Map<string, Promise<SearchPage[]>>();
+
 	private finished = 0;
 
 	/** The search whose failure stopped the run: the run fails with its error. */
 	private stoppedBy: number | undefined;
 
 	constructor(private readonly settings: RunSettings) {
-		const { maxInFlight, rateLimitWait, cancelSignal } = settings;
+		const { first, cancelSignal } = settings;
 		this.scheduler = new CallScheduler({
-			maxInFlight,
-			rateLimitWaitMs: rateLimitWait * 1000,
+			maxInFlight: first.maxInFlight,
+			rateLimitWaitMs: first.rateLimitWait * 1000,
 			cancelSignal,
 			learned: learnedByService.get(settings.serviceKey),
 		});
-		this.budget = new CreditBudget(settings.maxCredits, this.scheduler, settings.per);
+		this.budget = new CreditBudget(first.maxCredits, this.scheduler, settings.per);
 	}
 
 	/** One search: its pages, or what stopped it. Never throws. */

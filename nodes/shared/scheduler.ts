@@ -68,6 +68,7 @@ export class CallScheduler {
 
 	/** The bound before the last decrease, back if that decrease turns out to be a quota's. */
 	private limitBeforeDecrease: number;
+
 	private readonly quota = new RateQuota();
 	private stopped: RunStopped | undefined;
 	private readonly sleepers = new Set<(reason: RunStopped) => void>();
@@ -189,10 +190,6 @@ export class CallScheduler {
 		if (this.quota.confirmCandidate() || this.boundSuspect) this.quotaFound();
 	}
 
-	private hasRoom() {
-		return this.roomInMs() === 0;
-	}
-
 	private release(seq: number, verdict: CallVerdict) {
 		const ahead = this.inFlight.get(seq) ?? 0;
 		this.inFlight.delete(seq);
@@ -277,7 +274,7 @@ export class CallScheduler {
 	/** Starts queued calls while there is room; wakes itself when a pause or quota allows. */
 	private pump() {
 		this.settleBoundProbe(Date.now());
-		while (this.queue.length > 0 && this.hasRoom()) this.queue.shift()?.start();
+		while (this.queue.length > 0 && this.roomInMs() === 0) this.queue.shift()?.start();
 		const pauseLeft = this.roomInMs();
 		if (this.queue.length === 0 || pauseLeft === Infinity || this.pauseTimer) return;
 		this.pauseTimer = true;

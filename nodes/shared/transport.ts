@@ -5,7 +5,7 @@ import type {
 	IN8nHttpFullResponse,
 } from 'n8n-workflow';
 import { answerError, readCreditsCharged, type ErrorContext, type FailedCall } from './errors';
-import { announcedIn, RATE_LIMIT_HEADERS, type Announced } from './quota';
+import { announcedIn, type Announced } from './quota';
 
 // The one HTTP call of the nodes and the reading of its answer: the only module of the request
 // path that touches n8n (its request helper, which applies the credential).
@@ -59,15 +59,16 @@ export function searchSender(
 	};
 }
 
+/** The headers the node reads (lower-case as they arrive): only they stay in the run. */
+const READ_HEADERS =
+	/^(retry-after|x-credits-charged|(x-)?ratelimit(-limit|-policy|-remaining|-reset)?)$/;
+
 /** One HTTP answer (any status) as a SearchAnswer; a 2xx that is not a page is a clear error. */
 function readAnswer(at: ErrorContext, response: IN8nHttpFullResponse): SearchAnswer {
 	const { statusCode: status, headers } = response;
 	if (status < 200 || status > 299) {
-		// Only the headers the node reads stay in the run.
-		const kept: IDataObject = {};
-		for (const name of ['retry-after', 'x-credits-charged', ...RATE_LIMIT_HEADERS])
-			if (headers?.[name] !== undefined) kept[name] = headers[name];
-		return { failed: { status, headers: kept } };
+		const kept = Object.entries(headers ?? {}).filter(([name]) => READ_HEADERS.test(name));
+		return { failed: { status, headers: Object.fromEntries(kept) } };
 	}
 	const creditsCharged = readCreditsCharged(headers);
 	const page = parseEnvelope(response.body, creditsCharged);
