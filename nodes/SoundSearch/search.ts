@@ -9,16 +9,11 @@ import {
 	type NodeExecutionHint,
 } from 'n8n-workflow';
 import { asNodeError, CreditBudgetReached, errorItem, type ErrorContext } from '../shared/errors';
-import {
-	checkBaseUrl,
-	readRequestOptions,
-	readSearchInput,
-	type Parameters,
-	type SearchInput,
-} from '../shared/input';
+import { checkBaseUrl, type Parameters, type SearchInput } from '../shared/input';
 import { count, toSoundItems } from '../shared/output';
 import { SearchRun, serviceKeyOf, type SearchOutcome } from '../shared/run';
 import { searchSender } from '../shared/transport';
+import { readRequestOptions, readSearchInput } from './searchInput';
 
 // Sound → Search, as n8n runs it: the edge between n8n's contexts and the search run. It reads
 // parameters, credential and settings into plain values, runs the searches, and shapes the items.
@@ -50,9 +45,6 @@ export async function searchAsTool(
 	return (await searchItems(this, [item], baseUrl, requestOptions)).items;
 }
 
-/** One input item's parameter reader. */
-type Item = { itemIndex: number; parameter: Parameters };
-
 /** One input item, read and checked, or why it cannot search. */
 type ReadItem = SearchingItem | BadItem;
 type SearchingItem = { at: ErrorContext; input: SearchInput; baseUrl: string };
@@ -68,7 +60,7 @@ const isSearching = (item: ReadItem): item is SearchingItem => 'input' in item;
  */
 async function searchItems(
 	ctx: IExecuteFunctions | IExecutePaginationFunctions,
-	items: Item[],
+	items: Array<{ itemIndex: number; parameter: Parameters }>,
 	baseUrl: unknown,
 	requestOptions: IDataObject,
 ): Promise<{ items: INodeExecutionData[]; run?: SearchRun }> {

@@ -131,10 +131,7 @@ export function serviceError(
 }
 
 /** How many of the run's searches had all their pages when it stopped. */
-export interface Progress {
-	finished: number;
-	total: number;
-}
+export type Progress = Record<'finished' | 'total', number>;
 
 /** Refused by rate limits for longer than Max Wait on Rate Limits without any call going through. */
 export function rateLimitError(

@@ -14,6 +14,8 @@ import { quotaHint } from './quota';
 import type { CallScheduler, CallVerdict } from './scheduler';
 import type { PageRequest, SearchAnswer, SearchPage } from './transport';
 
+// One search's pages: the cursor loop, and what to do after each call (retry, wait, fail).
+
 /**
  * One search (an input item, a keyword of a poll): `send` makes one call within the run's credit
  * budget; `onFailure` is called before the failed call's slot frees, so the run can stop first.

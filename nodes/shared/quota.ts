@@ -93,17 +93,13 @@ const MAX_MARGIN_SHARE = 0.1;
 const MAX_PROBE_WINDOWS = 64;
 
 /**
- * A quota of N calls per rolling window, announced by the service's headers or learnt from its
- * refusals: the calls the service took in the window before a refused one, over the window the
- * headers or Retry-After give. A reading a limit on calls in flight would explain as well is a
- * candidate: one call beyond it tells (taken: no quota; refused with fewer calls ahead than that
- * limit needs: a quota), as does one beyond the scheduler's bound (boundProbeInMs, scheduler.ts).
- * The service counts a call when it arrives: an answered call is placed at its answer less the
- * quickest round trip, a call in flight at its start plus the quickest answer (a refusal, usually).
- * A learnt quota may have been learnt while another client used the key: after some clean
- * windows the run tries more (twice as much until a try is refused, then one call more, each try
- * waiting twice as long), and a window after refusals its own calls do not explain it goes back to
- * the most the quota took.
+ * N calls per rolling window, announced in headers or learnt from refusals: the calls taken in the
+ * window (headers' or Retry-After's) before a refused one. A reading a limit on calls in flight
+ * explains as well is a candidate: one call beyond it tells (taken: no quota; refused with fewer
+ * ahead: a quota), as does one beyond the scheduler's bound. A call counts from its arrival: its
+ * answer less the quickest round trip, or its start plus the quickest answer. Another client may
+ * have shared the key: after clean windows the run tries more (twice as much, then one call more,
+ * each try waiting twice as long), and after refusals it does not explain it goes back up.
  */
 export class RateQuota {
 	/** `serving`: for a candidate, the fewest calls ahead of a refusal it was read from. */

@@ -15,6 +15,8 @@ import { fetchPages } from './pages';
 import { CallScheduler, type Learned } from './scheduler';
 import type { SearchAnswer, SearchPage, SendPage } from './transport';
 
+// One run's searches, and what runs learned of each service.
+
 /**
  * What runs learned of each service's limits (serviceKeyOf: credential id, never its key, and Base
  * URL) in this n8n process, so a scheduled list pays first contact once. Gone with the process;

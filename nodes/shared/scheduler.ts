@@ -2,6 +2,8 @@ import { sleep } from 'n8n-workflow';
 import { RunStopped } from './errors';
 import { RateQuota, type Announced, type QuotaHint, type QuotaMemory } from './quota';
 
+// The pace of a run's calls: how many at once, and when each may start.
+
 /** What a finished call tells of the service's capacity; 429s and refused connections congest. */
 export type CallVerdict =
 	| { kind: 'ok'; announced?: Announced }

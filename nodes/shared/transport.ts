@@ -115,11 +115,7 @@ function preview(value: unknown): string {
 	return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }
 
-type Loose = Record<string, unknown>;
-
-function asObject(value: unknown): Loose {
-	return value !== null && typeof value === 'object' ? (value as Loose) : {};
-}
+const asObject = (value: unknown): IDataObject => (isObject(value) ? value : {});
 
 function asStatus(value: unknown): number | undefined {
 	const status = typeof value === 'string' && /^\d{3}$/.test(value) ? Number(value) : value;

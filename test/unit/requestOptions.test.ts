@@ -1,5 +1,5 @@
 import type { INode } from 'n8n-workflow';
-import { readRequestOptions } from '../../nodes/shared/input';
+import { readRequestOptions } from '../../nodes/SoundSearch/searchInput';
 
 // n8n's Request Options as the Search operation reads them (readRequestOptions): the proxy and
 // "Ignore SSL Issues" on each call, Batching between items. test/engine/outputHint.test.ts proves
