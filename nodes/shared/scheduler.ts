@@ -84,6 +84,8 @@ export class CallScheduler {
 		this.limitBeforeDecrease = maxInFlight;
 		this.capped = learned?.bound !== undefined;
 		this.quota.recall(learned ?? {});
+		// A bound learnt beside a quota is tested again, once the quota has room.
+		this.boundSuspect = this.capped && this.quota.isConfirmed();
 		const cancel = () => this.stop(new RunStopped('The execution was cancelled'));
 		if (settings.cancelSignal?.aborted) cancel();
 		else {
@@ -212,9 +214,8 @@ export class CallScheduler {
 				// Stryker disable next-line EqualityOperator: `seq` left inFlight above, so `>=` finds the same calls
 				if (other > seq) this.inFlight.set(other, count - 1);
 			}
-			this.shrink(seq, ahead, verdict);
-			// Refused beyond the bound while a quota's window had room: the bound is no quota's.
-			if (probedBound) {
+			// Refused beyond the bound, and no quota explains it: the bound is no quota's.
+			if (!this.shrink(seq, ahead, verdict) && probedBound) {
 				this.quota.dropCandidate();
 				this.boundSuspect = false;
 			}
@@ -248,7 +249,8 @@ export class CallScheduler {
 	/**
 	 * `serving`: the calls ahead of the refused one when it started, not refused: what the service
 	 * served when it refused. Counted at the start, as a busy n8n may read a refusal after the
-	 * answers ahead of it, and "nothing in flight" then would read a limit as a tiny quota.
+	 * answers ahead of it, and "nothing in flight" then would read a limit as a tiny quota. True
+	 * when a quota explains the refusal.
 	 */
 	private shrink(
 		seq: number,
@@ -260,9 +262,9 @@ export class CallScheduler {
 		// Only a 429 can be a quota's; a refused or reset connection is about calls at once.
 		const reading = hint && this.quota.refused(seq, hint, serving, this.nextSeq, Date.now());
 		if (reading === 'quota found') this.quotaFound();
-		if (reading === 'quota' || reading === 'quota found') return;
+		if (reading === 'quota' || reading === 'quota found') return true;
 		// Only a new wave lowers the bound: a handled wave's other refusals, read late, count too few.
-		if (seq < this.lastDecreaseSeq) return;
+		if (seq < this.lastDecreaseSeq) return false;
 		this.limitBeforeDecrease = this.limit;
 		this.limit = Math.max(1, Math.min(this.limit, serving));
 		this.successes = 0;
@@ -271,6 +273,7 @@ export class CallScheduler {
 		this.boundProbeNotBefore = Date.now() + waitMs;
 		this.capped = true;
 		this.boundSuspect = this.quota.isConfirmed();
+		return false;
 	}
 
 	/** Starts queued calls while there is room; wakes itself when a pause or quota allows. */

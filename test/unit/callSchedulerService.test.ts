@@ -123,3 +123,19 @@ describe('CallScheduler against a service capped at 20 calls in flight, 2 s an a
 		expect(later.refused).toBeLessThanOrEqual(8);
 	});
 });
+
+describe('CallScheduler against a quota of 10 a second, 2 s an answer, with a bound remembered beside it', () => {
+	it('a later run tests the bound once the quota has room: near the quota, not the bound', async () => {
+		// What a loaded n8n learned at first contact (engine layer, issue 30): a refusal it read
+		// late, with 12 calls ahead, left a bound of 12 calls in flight: 6 a second at 2 s a call.
+		const quotaLearned = { limit: 10, windowMs: 1000, announced: false, probeWindows: 2 };
+		const learned = { bound: 12, quota: quotaLearned, refusalMs: 600, arrivalMs: 3 };
+		const run = await keywordList(200, quota(10, 1000), {
+			latencyMs: 2000,
+			maxInFlight: 200,
+			learned,
+		});
+		expect(21_000 / run.ms).toBeGreaterThan(0.85);
+		expect(run.learned.bound).toBeUndefined();
+	});
+});
