@@ -45,6 +45,15 @@ describe('New Sound', () => {
 		expect(await calls()).toHaveLength(6);
 	});
 
+	it('a poll with nothing new gives n8n nothing to start an execution with (null, not no items)', async () => {
+		const watch = trigger({ keywords: 'lofi' });
+		expect(await watch.poll()).toEqual({ items: [], emitted: false });
+
+		await service().passTime({ newSounds: { lofi: 1 } });
+		expect(await watch.poll()).toMatchObject({ emitted: true, items: [expect.anything()] });
+		expect(await watch.poll()).toEqual({ items: [], emitted: false });
+	});
+
 	it('Emit Current Sounds on First Poll emits the baseline too', async () => {
 		const watch = trigger({ keywords: 'workout', options: { emitOnFirstPoll: true } });
 
@@ -106,6 +115,19 @@ describe('state', () => {
 			'lofi',
 			'rainy jazz',
 		]);
+	});
+
+	it('a keyword that fails stops the poll: no new call for the keywords after it', async () => {
+		// 20 keywords, 8 calls in flight at most: kw0 is refused at once, while kw1-kw7 take 200 ms.
+		await service().setCapacity({ latencyMs: 200 });
+		await service().injectFaults([
+			{ match: { query: 'kw0' }, times: 'always', response: { status: 402 } },
+		]);
+		const keywords = Array.from({ length: 20 }, (_, index) => `kw${index}`).join(', ');
+		const { error } = await trigger({ keywords, limit: 2 }).poll();
+
+		expect(error?.message).toMatch(/402/);
+		expect((await calls()).length).toBeLessThanOrEqual(8);
 	});
 
 	it('Fetch Test Event (manual) shows the current sounds and leaves the state alone', async () => {
@@ -172,5 +194,33 @@ describe('input is checked before any call', () => {
 		await trigger({ keywords: 'lofi, LOFI,  lofi ' }).poll();
 
 		expect(await calls()).toHaveLength(1);
+	});
+});
+
+describe("a rate limit's wait: half of n8n's time budget for the poll", () => {
+	const rateLimited = async (retryAfterSeconds: number) =>
+		await service().injectFaults([
+			{ response: { status: 429, headers: { 'Retry-After': String(retryAfterSeconds) } } },
+		]);
+
+	it('a budget of 4 s: waits a Retry-After of 1 s, fails at once on one of 3 s', async () => {
+		await rateLimited(1);
+		const waited = await trigger({ keywords: 'lofi' }).poll('trigger', { pollBudgetMs: 4000 });
+		expect(waited.error).toBeUndefined();
+		expect((await calls()).map(({ status }) => status)).toEqual([429, 200]);
+
+		await service().reset();
+		await rateLimited(3);
+		const refused = await trigger({ keywords: 'lofi' }).poll('trigger', { pollBudgetMs: 4000 });
+		expect(refused.error?.message).toMatch(/429/);
+		expect((await calls()).map(({ status }) => status)).toEqual([429]);
+	});
+
+	it('n8n before 2.39 gives no budget: up to 2 minutes, so a Retry-After of 1 s is waited', async () => {
+		await rateLimited(1);
+		const { error } = await trigger({ keywords: 'lofi' }).poll('trigger', { pollBudgetMs: null });
+
+		expect(error).toBeUndefined();
+		expect((await calls()).map(({ status }) => status)).toEqual([429, 200]);
 	});
 });

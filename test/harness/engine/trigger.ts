@@ -18,7 +18,8 @@ import {
 } from './engine';
 import { fetchDirect, type ReferenceService } from './searchFixture';
 
-export type Poll = Pick<SearchRun, 'items' | 'error'>;
+/** `emitted`: the poll returned items for n8n to start an execution with (not null: nothing new). */
+export type Poll = Pick<SearchRun, 'items' | 'error'> & { emitted?: boolean };
 
 /**
  * A Sound Search Trigger as n8n polls it: each poll gets a fresh Workflow built from the static
@@ -47,7 +48,14 @@ export class TriggerUnderTest {
 		};
 	}
 
-	async poll(mode: 'trigger' | 'manual' = 'trigger'): Promise<Poll> {
+	/**
+	 * `pollBudgetMs`: the time budget n8n gives the poll (n8n 2.39+; PollContext's 5 minutes unless
+	 * given); null: none, as n8n before 2.39 (no getPollBudgetMs).
+	 */
+	async poll(
+		mode: 'trigger' | 'manual' = 'trigger',
+		{ pollBudgetMs }: { pollBudgetMs?: number | null } = {},
+	): Promise<Poll> {
 		const workflow = new Workflow({
 			id: 'w1',
 			nodes: [this.node],
@@ -62,13 +70,22 @@ export class TriggerUnderTest {
 			additionalDataFor(this.credentials),
 			mode,
 			'activate',
+			// n8n-core's own __emit, __emitError, __commitCursor, __runPoll and static data.
+			undefined,
+			undefined,
+			undefined,
+			undefined,
+			undefined,
+			typeof pollBudgetMs === 'number' ? () => pollBudgetMs : undefined,
 		);
+		if (pollBudgetMs === null) Object.assign(context, { getPollBudgetMs: undefined });
 		const trigger = nodeTypes.getByName(TRIGGER_TYPE) as INodeType;
 		const poll = await everyRun.wrap(
 			this.credentials.apiKey,
 			async (): Promise<Poll> => {
 				try {
-					return { items: (await trigger.poll?.call(context))?.[0] ?? [] };
+					const response = await trigger.poll?.call(context);
+					return { items: response?.[0] ?? [], emitted: response !== null };
 				} catch (error) {
 					return { items: [], error: error as Poll['error'] };
 				}
