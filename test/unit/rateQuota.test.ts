@@ -179,6 +179,36 @@ describe('RateQuota: a refusal with calls in flight, a candidate quota', () => {
 		expect(quota.delayMs(250)).toBe(0);
 	});
 
+	it('confirmed another way (a call beyond the bound went through): a quota from then on', () => {
+		const { quota } = candidateOfFour();
+		expect(quota.roomInMs(150)).toBe(Infinity); // a candidate: no room to wait for yet
+		expect(quota.confirmCandidate()).toBe(true);
+		expect(quota.isConfirmed()).toBe(true);
+		expect(quota.roomInMs(150)).toBe(1025 - 150); // calls 0-3 fill it until 0 leaves the window
+		expect(quota.confirmCandidate()).toBe(false); // nothing left to confirm
+	});
+
+	it('dropped (a call beyond the bound refused while it had room): no candidate left', () => {
+		const { quota } = candidateOfFour();
+		expect(quota.candidateRoomInMs(150)).toBe(1025 - 150);
+		quota.dropCandidate();
+		expect(quota.candidateRoomInMs(150)).toBe(Infinity);
+		expect(quota.isConfirmed()).toBe(false);
+	});
+
+	it('dropping a candidate leaves a confirmed quota alone', () => {
+		const { quota } = quotaOfFour();
+		quota.dropCandidate();
+		expect(quota.isConfirmed()).toBe(true);
+		expect(quota.delayMs(100)).toBe(925);
+	});
+
+	it('while the call beyond it is out, the candidate has no room to wait for', () => {
+		const { quota } = candidateOfFour();
+		quota.started(5, 150); // beyond the candidate: its refusal, or none, decides
+		expect(quota.candidateRoomInMs(150)).toBe(Infinity);
+	});
+
 	it('the call beyond it refused when nothing of the run is left in the window: a later one tests again', () => {
 		const { quota } = candidateOfFour();
 		quota.started(5, 150);
@@ -186,5 +216,51 @@ describe('RateQuota: a refusal with calls in flight, a candidate quota', () => {
 		expect(quota.refused(5, tooMany(1000), 0, 6, 1200)).toBe('quota');
 		for (const seq of [6, 7, 8, 9]) quota.started(seq, 1200);
 		expect(quota.delayMs(1200)).toBe(0);
+	});
+});
+
+describe('RateQuota: what it keeps for the next run', () => {
+	it('nothing learnt: nothing kept (no key for the unknown)', () => {
+		expect(new RateQuota().known()).toStrictEqual({});
+	});
+
+	it('the slowest refusal, the quickest answer and the quota', () => {
+		const { quota } = quotaOfFour(); // answers and the refusal back in 100 ms
+		expect(quota.known()).toStrictEqual({
+			refusalMs: 100,
+			arrivalMs: 100,
+			quota: { limit: 4, windowMs: 1000, announced: false, probeWindows: 1 },
+		});
+	});
+
+	it('a quota found, then lowered by a refusal (another client): the lower one', () => {
+		const { quota } = quotaOfFour();
+		served(quota, [5, 6, 7], 2000, 2100);
+		quota.started(8, 2000);
+		quota.refused(8, tooMany(1000), 0, 9, 2100); // 3 went through
+		expect(quota.known().quota?.limit).toBe(3);
+	});
+
+	it('a quota taken for long, lowered by a refusal (another client): the most it took', () => {
+		const quota = steadyQuotaOfFour(); // 4 known from an earlier run
+		served(quota, [5, 6, 7], 2000, 2100);
+		quota.started(8, 2000);
+		quota.refused(8, tooMany(1000), 0, 9, 2100);
+		expect(quota.delayMs(2100)).toBe(2000 + 1025 - 2100); // paced at 3 for now
+		expect(quota.known().quota?.limit).toBe(4);
+	});
+
+	it('a recalled quota the run never reached is not tried above', () => {
+		const quota = new RateQuota();
+		quota.recall({
+			quota: { limit: 4, windowMs: 1000, announced: false, probeWindows: 1 },
+			refusalMs: 100,
+		});
+		served(quota, [0, 1], 0, 100);
+		served(quota, [2, 3], 1100, 1200); // more than a window on, never held back
+		quota.started(4, 1300);
+		quota.started(5, 1300);
+		// Still 4: calls 2-5 fill it until 2 (taken at 1100) leaves the window.
+		expect(quota.delayMs(1300)).toBe(1100 + 1025 - 1300);
 	});
 });
