@@ -33,6 +33,13 @@ describe('RateQuota: a quota found from refusals', () => {
 		expect(quota.refused(5, tooMany(1000), 0, 6, 110)).toBe('quota');
 	});
 
+	it('a further refusal with no try above it out leaves the pace of tries', () => {
+		const { quota } = quotaOfFour();
+		quota.started(5, 0);
+		quota.refused(5, tooMany(1000), 0, 6, 110);
+		expect(quota.known().quota?.probeWindows).toBe(1);
+	});
+
 	it('the window is the one the headers state, else the Retry-After, and at least a second', () => {
 		expect(quotaOfFour({ windowMs: 60_000 }).quota.delayMs(100)).toBe(60_025 - 100);
 		const short = new RateQuota();
@@ -148,6 +155,14 @@ describe('RateQuota: a refusal with calls in flight, a candidate quota', () => {
 		for (const seq of [5, 6, 7, 8]) quota.answered(seq, 1125);
 		// A candidate would let a call beyond it start; the known quota does not.
 		expect(quota.delayMs(1125)).toBeGreaterThan(0);
+	});
+
+	it('a known quota not full when a call in flight is refused: a limit on calls in flight, the quota stays', () => {
+		const { quota } = quotaOfFour();
+		for (const seq of [5, 6, 7]) quota.started(seq, 2000);
+		// 5 and 6 ahead of 7, the only calls in the window: fewer than the quota.
+		expect(quota.refused(7, tooMany(1000), 2, 8, 2050)).toBe('calls in flight');
+		expect(quota.known().quota?.limit).toBe(4);
 	});
 
 	it('a quota the headers state is one at once, even with calls in flight', () => {
@@ -274,6 +289,38 @@ describe('RateQuota: what it keeps for the next run', () => {
 		served(quota, [12, 13, 14], 4300, 4400);
 		quota.started(15, 4300);
 		quota.refused(15, tooMany(1000), 0, 16, 4400); // refused right after: 3 went through
+		expect(quota.known().quota?.limit).toBe(3);
+	});
+
+	it('back up to its ceiling and refused there (ceiling kept): a later refusal no longer lowers it', () => {
+		const quota = steadyQuotaOfFour();
+		served(quota, [5, 6, 7], 2000, 2100);
+		quota.started(8, 2000);
+		quota.refused(8, tooMany(1000), 0, 9, 2100); // paced at 3
+		for (const seq of [9, 10, 11]) quota.started(seq, 3100);
+		quota.delayMs(3100); // held at 3
+		for (const seq of [9, 10, 11]) quota.answered(seq, 3200); // back to 4
+		served(quota, [12, 13, 14, 15], 4300, 4400);
+		quota.started(16, 4300);
+		quota.refused(16, tooMany(1000), 0, 17, 4400); // refused at 4: the ceiling stays 4
+		served(quota, [17, 18, 19], 5500, 5600);
+		quota.started(20, 5500);
+		quota.refused(20, tooMany(1000), 0, 21, 5600); // another client again: paced at 3
+		expect(quota.known().quota?.limit).toBe(4);
+	});
+
+	it("back up to its ceiling: a late refusal of the wave before does not spend the ceiling's test", () => {
+		const quota = steadyQuotaOfFour();
+		served(quota, [5, 6, 7], 2000, 2100);
+		for (const seq of [8, 9]) quota.started(seq, 2000);
+		quota.refused(8, tooMany(1000), 0, 10, 2100); // paced at 3; 9 still out
+		for (const seq of [10, 11]) quota.started(seq, 3100);
+		quota.delayMs(3100); // 9, 10 and 11: held at 3
+		for (const seq of [10, 11]) quota.answered(seq, 3200); // back to 4
+		quota.refused(9, tooMany(1000), 4, 12, 3250); // of the wave of 8, read late
+		served(quota, [12, 13, 14], 4300, 4400);
+		quota.started(15, 4300);
+		quota.refused(15, tooMany(1000), 0, 16, 4400); // refused right after going back: 3
 		expect(quota.known().quota?.limit).toBe(3);
 	});
 });
