@@ -40,6 +40,38 @@ describe('RateQuota: a quota found from refusals', () => {
 		expect(quota.known().quota?.probeWindows).toBe(1);
 	});
 
+	it('a refusal stating the limit and its window: announced, and the ceiling', () => {
+		const quota = steadyQuotaOfFour(); // 4 learnt by an earlier run
+		quota.started(5, 1025);
+		quota.refused(5, tooMany(1000, { limit: 2, windowMs: 1000 }), 0, 6, 1125);
+		expect(quota.known().quota).toEqual({
+			limit: 2,
+			windowMs: 1000,
+			announced: true,
+			probeWindows: 64,
+		});
+	});
+
+	it('a refusal stating the limit without its window: learnt, not announced', () => {
+		const { quota } = quotaOfFour({ limit: 6 });
+		expect(quota.known().quota).toEqual({
+			limit: 6,
+			windowMs: 1000,
+			announced: false,
+			probeWindows: 1,
+		});
+	});
+
+	it('a refusal stating the window without the limit: the count learnt, not announced', () => {
+		const { quota } = quotaOfFour({ windowMs: 60_000 });
+		expect(quota.known().quota).toEqual({
+			limit: 4,
+			windowMs: 60_000,
+			announced: false,
+			probeWindows: 1,
+		});
+	});
+
 	it('the window is the one the headers state, else the Retry-After, and at least a second', () => {
 		expect(quotaOfFour({ windowMs: 60_000 }).quota.delayMs(100)).toBe(60_025 - 100);
 		const short = new RateQuota();
@@ -338,6 +370,22 @@ describe('RateQuota: trying above a quota learnt from refusals', () => {
 		expect(quota.known().quota?.limit).toBe(4);
 	});
 
+	it('a try refused: the quota is what the service took, and the next try waits twice as long', () => {
+		const { quota } = quotaOfFour();
+		for (const seq of [5, 6, 7, 8]) quota.started(seq, 1025);
+		quota.delayMs(1025); // held at 4
+		for (const seq of [5, 6, 7, 8]) quota.answered(seq, 1100); // tries 8
+		served(quota, [9], 1100, 1200);
+		quota.started(10, 1100);
+		quota.refused(10, tooMany(1000), 0, 11, 1200); // 5-9 went through
+		expect(quota.known().quota).toEqual({
+			limit: 5,
+			windowMs: 1000,
+			announced: false,
+			probeWindows: 2,
+		});
+	});
+
 	it('a try never reached is not tried above again a window later', () => {
 		const { quota } = quotaOfFour();
 		for (const seq of [5, 6, 7, 8]) quota.started(seq, 1025);
@@ -349,7 +397,8 @@ describe('RateQuota: trying above a quota learnt from refusals', () => {
 
 	it('a quota not reached since its refusal is not tried above', () => {
 		const { quota } = quotaOfFour(); // refused at 100
-		served(quota, [5, 6], 1100, 1200); // a window on, never held back
+		expect(quota.delayMs(1100)).toBe(0); // asked before each start: room, not held back
+		served(quota, [5, 6], 1100, 1200); // a window on
 		quota.started(7, 1200);
 		quota.started(8, 1200);
 		expect(quota.delayMs(1200)).toBe(1100 + 1025 - 1200); // still 4: 5-8 fill it
