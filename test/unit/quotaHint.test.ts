@@ -26,6 +26,12 @@ describe('quotaHint: what the headers of a 429 state', () => {
 			100,
 			60_000,
 		],
+		[
+			'a named policy whose name has a digit: the count is its q=, not the digit',
+			{ 'ratelimit-policy': '"tier2";q=50;w=10' },
+			50,
+			10_000,
+		],
 		['a count or a window of 0: none', { 'ratelimit-limit': '0;w=0' }, undefined, undefined],
 		[
 			'a count past what a number holds: none',
@@ -68,6 +74,8 @@ describe('announcedIn: what the rate-limit headers of any answer state', () => {
 		],
 		['nothing', {}, {}],
 	])('reads %s', (_case, headers, announced) => {
-		expect(announcedIn(headers, NOW)).toEqual(announced);
+		// Strict: no key for what the headers do not state (transport.ts sends a page's
+		// `announced` only when it has a key).
+		expect(announcedIn(headers, NOW)).toStrictEqual(announced);
 	});
 });

@@ -1,5 +1,5 @@
 import { RateQuota } from '../../nodes/shared/quota';
-import { served, steadyQuotaOfFour, tooMany } from './quotaPlay';
+import { quotaOfFour, served, steadyQuotaOfFour, tooMany } from './quotaPlay';
 
 // When the service took each call, as the run reckons it: the window and the margin.
 
@@ -53,7 +53,8 @@ describe('RateQuota: when the service took a call', () => {
 	});
 
 	it('the first call started after a wave was read opens a new wave', () => {
-		const quota = steadyQuotaOfFour();
+		// Found by a refusal (read with call 5 next): a recalled quota has read no wave yet.
+		const { quota } = quotaOfFour();
 		quota.started(5, 1025);
 		// Back in 2 s: the window grows to 2 s, calls 0-3 fill it: the quota refused at its size.
 		quota.refused(5, tooMany(2000), 0, 6, 1125);
