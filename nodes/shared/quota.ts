@@ -50,6 +50,7 @@ const positive = (count: number | undefined) =>
 /** Seconds from now, or (X-RateLimit-Reset, some services) a Unix time in seconds. */
 function resetOf(seconds: number | undefined, now: number): number | undefined {
 	if (seconds === undefined) return undefined;
+	// Stryker disable next-line EqualityOperator: only a reset of exactly 1e9 s (31 years, or 2001) tells > from >=
 	return seconds > 1e9 ? Math.max(0, seconds * 1000 - now) : seconds * 1000;
 }
 
@@ -215,7 +216,7 @@ export class RateQuota {
 	/** A call was answered, not refused (`took`: with a page); a probe that was disproves its candidate. */
 	answered(seq: number, now: number, took = true) {
 		const call = this.calls.get(seq);
-		if (call && call.answeredAt === undefined) {
+		if (call) {
 			this.quickestMs = Math.min(this.quickestMs, now - call.startedAt);
 			this.arrivalMs = Math.min(this.arrivalMs, now - call.startedAt);
 			call.answeredAt = now;
