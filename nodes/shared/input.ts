@@ -108,6 +108,7 @@ export function readWholeNumber(at: ErrorContext, field: INodeProperties, raw: u
 			: `Set "${name}" to a whole number in that range.`,
 	);
 }
+
 function describe(value: unknown): string {
 	if (typeof value === 'string') return `the text ${JSON.stringify(value.slice(0, 40))}`;
 	if (value === null || value === undefined) return 'empty';
