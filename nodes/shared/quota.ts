@@ -270,14 +270,19 @@ export class RateQuota {
 		this.calls.delete(seq);
 		this.clean = { since: now, held: false };
 		const windowMs = Math.max(hint.windowMs ?? hint.retryAfterMs, 1000, this.quota?.windowMs ?? 0);
-		// At most what the service had in its window when it refused (the refusal came back at once).
-		const counted = this.count(now - windowMs, seq);
+		// What the service had in its window when the refused call reached it: a busy n8n reads
+		// a refusal late, when older calls have left the window.
+		const arrivedAt = call ? Math.min(now, this.placedAt(call)) : now;
+		const counted = this.count(arrivedAt - windowMs, seq);
+		// The run reckons when the service took a call only to within the widest margin: calls that
+		// near the window may have been in it, and a confirmed quota they fill explains the refusal.
+		const near = this.count(arrivedAt - windowMs * (1 + MAX_MARGIN_SHARE), seq);
 		// The call beyond a candidate refused with fewer calls ahead than the service served when it
 		// refused before: a limit on calls in flight does not explain it.
 		const probeTells = seq === this.probeSeq && serving < (this.quota?.serving ?? 0);
 		// A confirmed quota full when the service refused (or a try above it) explains the refusal.
 		const full =
-			this.quota?.confirmed && counted >= Math.min(this.quota.limit, this.triedFrom ?? Infinity);
+			this.quota?.confirmed && near >= Math.min(this.quota.limit, this.triedFrom ?? Infinity);
 		const isQuota = hint.limit !== undefined || serving === 0 || probeTells || !!full;
 		if (seq === this.probeSeq) this.probeSeq = undefined;
 		const sameWave = seq < this.waveSeq;
@@ -290,11 +295,13 @@ export class RateQuota {
 		if (!sameWave) this.backToCeiling = false;
 		// A known quota refused anew at its size: the service took the calls later than the run
 		// reckons, so the run leaves a wider margin.
-		if (known?.confirmed && !sameWave && counted >= known.limit && hint.limit === undefined)
+		if (known?.confirmed && !sameWave && near >= known.limit && hint.limit === undefined)
 			this.marginMs = Math.min(this.marginMs * 2, known.windowMs * MAX_MARGIN_SHARE);
 		// A quota only goes down; a refusal none of the run's calls explains (another client's, an
 		// outage) sets none.
-		const limit = hint.limit ?? Math.max(floor, Math.min(counted, known?.limit ?? Infinity));
+		// Refused at its size within the margin, a quota stays; a refused try reads the window itself.
+		const taken = full && floor === 0 ? near : counted;
+		const limit = hint.limit ?? Math.max(floor, Math.min(taken, known?.limit ?? Infinity));
 		if (limit === 0) return isQuota ? 'quota' : 'calls in flight';
 		const { announced = false, probeWindows = 1 } = known ?? {};
 		const read = { limit, windowMs, probeWindows };
