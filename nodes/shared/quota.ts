@@ -125,8 +125,11 @@ export class RateQuota {
 	// Stryker disable next-line UnaryOperator: only call 0 can tell -1 from 1, and its refusal (no call before it) sets no quota whose margin a wave could widen
 	private waveSeq = -1;
 
-	/** Since when no call was refused or tried above the quota, and whether the quota held calls back. */
-	private clean = { since: 0, held: false };
+	/**
+	 * Since when no call was refused or tried above the quota (at the latest, the run's first call:
+	 * a recalled quota was tried in the run that learnt it), and whether the quota held calls back.
+	 */
+	private clean: { since?: number; held: boolean } = { held: false };
 
 	/** The learnt limit before a try above it, which a refused try comes back to. */
 	private triedFrom: number | undefined;
@@ -206,6 +209,7 @@ export class RateQuota {
 
 	started(seq: number, now: number) {
 		this.calls.set(seq, { startedAt: now });
+		this.clean.since ??= now;
 		// Stryker disable next-line ConditionalExpression: a confirmed quota never lets a call start beyond it (delayMs), so `used > limit` is false for it anyway
 		if (this.quota && !this.quota.confirmed && this.used(now) > this.quota.limit)
 			if (this.probeSeq === undefined) [this.probeSeq, this.probeAt] = [seq, now];
@@ -238,7 +242,7 @@ export class RateQuota {
 		const { ceiling } = this;
 		const below = ceiling !== undefined && quota.limit < ceiling;
 		const windows = below ? 1 : quota.probeWindows;
-		if (!this.clean.held || now - this.clean.since < quota.windowMs * windows) return;
+		if (!this.clean.held || now - (this.clean.since ?? now) < quota.windowMs * windows) return;
 		this.clean = { since: now, held: false };
 		if (below) {
 			quota.limit = ceiling;
