@@ -94,13 +94,13 @@ const MAX_MARGIN_SHARE = 0.1;
 const MAX_PROBE_WINDOWS = 64;
 
 /**
- * N calls per rolling window, announced in headers or learnt from refusals: the calls taken in the
- * window (headers' or Retry-After's) before a refused one. A reading a limit on calls in flight
- * explains as well is a candidate: one call beyond it tells (taken: no quota; refused with fewer
- * ahead: a quota), as does one beyond the scheduler's bound. A call counts from its arrival: its
- * answer less the quickest round trip, or its start plus the quickest answer. Another client may
- * have shared the key: after clean windows the run tries more (twice as much, then one call more,
- * each try waiting twice as long), and after refusals it does not explain it goes back up.
+ * N calls per rolling window, stated in headers or learnt from refusals: the calls the service had
+ * in the window when a refused one arrived. A reading a limit on calls in flight explains as well
+ * is a candidate: one call beyond it tells (taken: no quota; refused with fewer ahead: a quota), as
+ * does one beyond the scheduler's bound. A call counts from its arrival: its answer less the
+ * quickest round trip, or its start plus the quickest answer. Another client may share the key:
+ * after clean windows the run tries more (twice, then one call more, each try waiting twice as
+ * long), and after refusals it does not explain it goes back up.
  */
 export class RateQuota {
 	/** `serving`: for a candidate, the fewest calls ahead of a refusal it was read from. */
@@ -125,10 +125,7 @@ export class RateQuota {
 	// Stryker disable next-line UnaryOperator: only call 0 can tell -1 from 1, and its refusal (no call before it) sets no quota whose margin a wave could widen
 	private waveSeq = -1;
 
-	/**
-	 * Since when no call was refused or tried above the quota (at the latest, the run's first call:
-	 * a recalled quota was tried in the run that learnt it), and whether the quota held calls back.
-	 */
+	/** Since when no call was refused or tried above (the run's first call, at the latest); held: the quota held calls back. */
 	private clean: { since?: number; held: boolean } = { held: false };
 
 	/** The learnt limit before a try above it, which a refused try comes back to. */
@@ -274,12 +271,10 @@ export class RateQuota {
 		this.calls.delete(seq);
 		this.clean = { since: now, held: false };
 		const windowMs = Math.max(hint.windowMs ?? hint.retryAfterMs, 1000, this.quota?.windowMs ?? 0);
-		// What the service had in its window when the refused call reached it: a busy n8n reads
-		// a refusal late, when older calls have left the window.
+		// What the service had when the refused call reached it: a busy n8n reads a refusal late.
 		const arrivedAt = call ? Math.min(now, this.placedAt(call)) : now;
 		const counted = this.count(arrivedAt - windowMs, seq);
-		// The run reckons when the service took a call only to within the widest margin: calls that
-		// near the window may have been in it, and a confirmed quota they fill explains the refusal.
+		// Calls within the widest margin of the window may have been in it (the run's reckoning).
 		const near = this.count(arrivedAt - windowMs * (1 + MAX_MARGIN_SHARE), seq);
 		// The call beyond a candidate refused with fewer calls ahead than the service served when it
 		// refused before: a limit on calls in flight does not explain it.
@@ -297,9 +292,10 @@ export class RateQuota {
 		if (known && this.triedFrom !== undefined && !sameWave) this.triedTooFar(known);
 		const lowersCeiling = this.backToCeiling && !sameWave;
 		if (!sameWave) this.backToCeiling = false;
-		// A known quota refused anew at its size: the service took the calls later than the run
-		// reckons, so the run leaves a wider margin.
-		if (known?.confirmed && !sameWave && near >= known.limit && hint.limit === undefined)
+		// A known quota refused anew at its size, not a try above it: the service took the calls
+		// later than the run reckons, so the run leaves a wider margin.
+		const late = !sameWave && floor === 0 && near >= (known?.limit ?? Infinity);
+		if (known?.confirmed && late && hint.limit === undefined)
 			this.marginMs = Math.min(this.marginMs * 2, known.windowMs * MAX_MARGIN_SHARE);
 		// A quota only goes down; a refusal none of the run's calls explains (another client's, an
 		// outage) sets none.

@@ -53,6 +53,21 @@ describe('RateQuota: when the service took a call', () => {
 		expect(quota.delayMs(1040)).toBe(5 + 1050 - 1040); // the margin widened to 50
 	});
 
+	it('a try above the quota refused leaves the margin as it was: the try explains it', () => {
+		const quota = new RateQuota();
+		quota.recall({
+			quota: { limit: 4, windowMs: 1000, announced: false, probeWindows: 1 },
+			refusalMs: 100,
+		});
+		served(quota, [0, 1, 2, 3], 0, 10);
+		for (const seq of [4, 5, 6, 7]) quota.started(seq, 1025);
+		quota.delayMs(1025); // held at 4
+		for (const seq of [4, 5, 6, 7]) quota.answered(seq, 1035); // a clean window: tries 5
+		quota.started(8, 1035);
+		quota.refused(8, tooMany(1000), 0, 9, 1040); // calls 0-3 within a tenth of the window
+		expect(quota.delayMs(1040)).toBe(1025 + 1025 - 1040); // 4 again, the margin still 25
+	});
+
 	it('a known quota refused anew at its size widens the margin, up to a tenth of the window', () => {
 		const quota = steadyQuotaOfFour();
 		let start = 1025;
