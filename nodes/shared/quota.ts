@@ -188,15 +188,15 @@ export class RateQuota {
 
 	/** Ms until a confirmed quota's window has room (Infinity without one). */
 	roomInMs(now: number): number {
-		const quota = this.quota;
-		return quota?.confirmed ? this.windowRoomInMs(now, quota.limit) : Infinity;
+		return this.quota?.confirmed ? this.windowRoomInMs(now, this.quota.limit) : Infinity;
 	}
 
-	/** Ms until a candidate's window has room (Infinity without a candidate). */
+	// Ms until a candidate's window has room, its calls in flight taken as late as the slowest
+	// refusal came back (a busy n8n sends late): a call beyond the bound refused then is no quota's.
 	candidateRoomInMs(now: number): number {
 		const quota = this.quota;
 		if (!quota || quota.confirmed || this.probeSeq !== undefined) return Infinity;
-		return this.windowRoomInMs(now, quota.limit);
+		return this.windowRoomInMs(now, quota.limit, Math.max(this.arrivalMs, this.refusalMs ?? 0));
 	}
 
 	/** When a refusal of a call started at `at` would have come back: not refused by then, taken. */
@@ -292,13 +292,11 @@ export class RateQuota {
 		if (known && this.triedFrom !== undefined && !sameWave) this.triedTooFar(known);
 		const lowersCeiling = this.backToCeiling && !sameWave;
 		if (!sameWave) this.backToCeiling = false;
-		// A known quota refused anew at its size, not a try above it: the service took the calls
-		// later than the run reckons, so the run leaves a wider margin.
+		// Refused anew at its size (not a try): the service took calls later than the run reckons.
 		const late = !sameWave && floor === 0 && near >= (known?.limit ?? Infinity);
 		if (known?.confirmed && late && hint.limit === undefined)
 			this.marginMs = Math.min(this.marginMs * 2, known.windowMs * MAX_MARGIN_SHARE);
-		// A quota only goes down; a refusal none of the run's calls explains (another client's, an
-		// outage) sets none.
+		// A quota only goes down; a refusal no call of the run explains (another client's) sets none.
 		// Refused at its size within the margin, a quota stays; a refused try reads the window itself.
 		const taken = full && floor === 0 ? near : counted;
 		const limit = hint.limit ?? Math.max(floor, Math.min(taken, known?.limit ?? Infinity));
@@ -341,8 +339,8 @@ export class RateQuota {
 	}
 
 	/** Ms until fewer than `limit` calls are in the window (an unanswered call stays in it). */
-	private windowRoomInMs(now: number, limit: number) {
-		const placed = this.placedSince(now - this.spanMs());
+	private windowRoomInMs(now: number, limit: number, sendMs = this.arrivalMs) {
+		const placed = this.placedSince(now - this.spanMs(), sendMs);
 		if (placed.length < limit) return 0;
 		return Math.max(1, placed[placed.length - limit] + this.spanMs() - now);
 	}
@@ -351,20 +349,22 @@ export class RateQuota {
 		return (this.quota?.windowMs ?? 0) + this.marginMs;
 	}
 
+	/** Calls in a candidate's window for sure: from their starts, the earliest the service took them. */
 	private used(now: number) {
-		return this.count(now - this.spanMs(), Infinity);
+		const since = now - (this.quota?.windowMs ?? 0);
+		return [...this.calls.values()].filter((call) => call.startedAt > since).length;
 	}
 
 	/** When the service took a call, at the latest (see the class comment). */
-	private placedAt({ startedAt, answeredAt }: Call) {
+	private placedAt({ startedAt, answeredAt }: Call, sendMs = this.arrivalMs) {
 		// An answer bounds the arrival even when a busy n8n sent the call late.
 		if (answeredAt !== undefined) return Math.max(startedAt, answeredAt - this.quickestMs);
-		return startedAt + this.arrivalMs;
+		return startedAt + sendMs;
 	}
 
 	/** The calls placed after `since`, oldest first. */
-	private placedSince(since: number) {
-		const placed = [...this.calls.values()].map((call) => this.placedAt(call));
+	private placedSince(since: number, sendMs: number) {
+		const placed = [...this.calls.values()].map((call) => this.placedAt(call, sendMs));
 		return placed.filter((at) => at > since).sort((a, b) => a - b);
 	}
 
