@@ -94,13 +94,13 @@ const MAX_MARGIN_SHARE = 0.1;
 const MAX_PROBE_WINDOWS = 64;
 
 /**
- * N calls per rolling window, announced in headers or learnt from refusals: the calls taken in the
- * window (headers' or Retry-After's) before a refused one. A reading a limit on calls in flight
- * explains as well is a candidate: one call beyond it tells (taken: no quota; refused with fewer
- * ahead: a quota), as does one beyond the scheduler's bound. A call counts from its arrival: its
- * answer less the quickest round trip, or its start plus the quickest answer. Another client may
- * have shared the key: after clean windows the run tries more (twice as much, then one call more,
- * each try waiting twice as long), and after refusals it does not explain it goes back up.
+ * N calls per rolling window, stated in headers or learnt from refusals: the calls the service had
+ * in the window when a refused one arrived. A reading a limit on calls in flight explains as well
+ * is a candidate: one call beyond it tells (taken: no quota; refused with fewer ahead: a quota), as
+ * does one beyond the scheduler's bound. A call counts from its arrival: its answer less the
+ * quickest round trip, or its start plus the quickest answer. Another client may share the key:
+ * after clean windows the run tries more (twice, then one call more, each try waiting twice as
+ * long), and after refusals it does not explain it goes back up.
  */
 export class RateQuota {
 	/** `serving`: for a candidate, the fewest calls ahead of a refusal it was read from. */
@@ -125,8 +125,8 @@ export class RateQuota {
 	// Stryker disable next-line UnaryOperator: only call 0 can tell -1 from 1, and its refusal (no call before it) sets no quota whose margin a wave could widen
 	private waveSeq = -1;
 
-	/** Since when no call was refused or tried above the quota, and whether the quota held calls back. */
-	private clean = { since: 0, held: false };
+	/** Since when no call was refused or tried above (the run's first call, at the latest); held: the quota held calls back. */
+	private clean: { since?: number; held: boolean } = { held: false };
 
 	/** The learnt limit before a try above it, which a refused try comes back to. */
 	private triedFrom: number | undefined;
@@ -188,15 +188,15 @@ export class RateQuota {
 
 	/** Ms until a confirmed quota's window has room (Infinity without one). */
 	roomInMs(now: number): number {
-		const quota = this.quota;
-		return quota?.confirmed ? this.windowRoomInMs(now, quota.limit) : Infinity;
+		return this.quota?.confirmed ? this.windowRoomInMs(now, this.quota.limit) : Infinity;
 	}
 
-	/** Ms until a candidate's window has room (Infinity without a candidate). */
+	// Ms until a candidate's window has room, its calls in flight taken as late as the slowest
+	// refusal came back (a busy n8n sends late): a call beyond the bound refused then is no quota's.
 	candidateRoomInMs(now: number): number {
 		const quota = this.quota;
 		if (!quota || quota.confirmed || this.probeSeq !== undefined) return Infinity;
-		return this.windowRoomInMs(now, quota.limit);
+		return this.windowRoomInMs(now, quota.limit, Math.max(this.arrivalMs, this.refusalMs ?? 0));
 	}
 
 	/** When a refusal of a call started at `at` would have come back: not refused by then, taken. */
@@ -206,6 +206,7 @@ export class RateQuota {
 
 	started(seq: number, now: number) {
 		this.calls.set(seq, { startedAt: now });
+		this.clean.since ??= now;
 		// Stryker disable next-line ConditionalExpression: a confirmed quota never lets a call start beyond it (delayMs), so `used > limit` is false for it anyway
 		if (this.quota && !this.quota.confirmed && this.used(now) > this.quota.limit)
 			if (this.probeSeq === undefined) [this.probeSeq, this.probeAt] = [seq, now];
@@ -238,7 +239,7 @@ export class RateQuota {
 		const { ceiling } = this;
 		const below = ceiling !== undefined && quota.limit < ceiling;
 		const windows = below ? 1 : quota.probeWindows;
-		if (!this.clean.held || now - this.clean.since < quota.windowMs * windows) return;
+		if (!this.clean.held || now - (this.clean.since ?? now) < quota.windowMs * windows) return;
 		this.clean = { since: now, held: false };
 		if (below) {
 			quota.limit = ceiling;
@@ -270,14 +271,17 @@ export class RateQuota {
 		this.calls.delete(seq);
 		this.clean = { since: now, held: false };
 		const windowMs = Math.max(hint.windowMs ?? hint.retryAfterMs, 1000, this.quota?.windowMs ?? 0);
-		// At most what the service had in its window when it refused (the refusal came back at once).
-		const counted = this.count(now - windowMs, seq);
+		// What the service had when the refused call reached it: a busy n8n reads a refusal late.
+		const arrivedAt = call ? Math.min(now, this.placedAt(call)) : now;
+		const counted = this.count(arrivedAt - windowMs, seq);
+		// Calls within the widest margin of the window may have been in it (the run's reckoning).
+		const near = this.count(arrivedAt - windowMs * (1 + MAX_MARGIN_SHARE), seq);
 		// The call beyond a candidate refused with fewer calls ahead than the service served when it
 		// refused before: a limit on calls in flight does not explain it.
 		const probeTells = seq === this.probeSeq && serving < (this.quota?.serving ?? 0);
 		// A confirmed quota full when the service refused (or a try above it) explains the refusal.
 		const full =
-			this.quota?.confirmed && counted >= Math.min(this.quota.limit, this.triedFrom ?? Infinity);
+			this.quota?.confirmed && near >= Math.min(this.quota.limit, this.triedFrom ?? Infinity);
 		const isQuota = hint.limit !== undefined || serving === 0 || probeTells || !!full;
 		if (seq === this.probeSeq) this.probeSeq = undefined;
 		const sameWave = seq < this.waveSeq;
@@ -288,13 +292,14 @@ export class RateQuota {
 		if (known && this.triedFrom !== undefined && !sameWave) this.triedTooFar(known);
 		const lowersCeiling = this.backToCeiling && !sameWave;
 		if (!sameWave) this.backToCeiling = false;
-		// A known quota refused anew at its size: the service took the calls later than the run
-		// reckons, so the run leaves a wider margin.
-		if (known?.confirmed && !sameWave && counted >= known.limit && hint.limit === undefined)
+		// Refused anew at its size (not a try): the service took calls later than the run reckons.
+		const late = !sameWave && floor === 0 && near >= (known?.limit ?? Infinity);
+		if (known?.confirmed && late && hint.limit === undefined)
 			this.marginMs = Math.min(this.marginMs * 2, known.windowMs * MAX_MARGIN_SHARE);
-		// A quota only goes down; a refusal none of the run's calls explains (another client's, an
-		// outage) sets none.
-		const limit = hint.limit ?? Math.max(floor, Math.min(counted, known?.limit ?? Infinity));
+		// A quota only goes down; a refusal no call of the run explains (another client's) sets none.
+		// Refused at its size within the margin, a quota stays; a refused try reads the window itself.
+		const taken = full && floor === 0 ? near : counted;
+		const limit = hint.limit ?? Math.max(floor, Math.min(taken, known?.limit ?? Infinity));
 		if (limit === 0) return isQuota ? 'quota' : 'calls in flight';
 		const { announced = false, probeWindows = 1 } = known ?? {};
 		const read = { limit, windowMs, probeWindows };
@@ -334,8 +339,8 @@ export class RateQuota {
 	}
 
 	/** Ms until fewer than `limit` calls are in the window (an unanswered call stays in it). */
-	private windowRoomInMs(now: number, limit: number) {
-		const placed = this.placedSince(now - this.spanMs());
+	private windowRoomInMs(now: number, limit: number, sendMs = this.arrivalMs) {
+		const placed = this.placedSince(now - this.spanMs(), sendMs);
 		if (placed.length < limit) return 0;
 		return Math.max(1, placed[placed.length - limit] + this.spanMs() - now);
 	}
@@ -344,20 +349,22 @@ export class RateQuota {
 		return (this.quota?.windowMs ?? 0) + this.marginMs;
 	}
 
+	/** Calls in a candidate's window for sure: from their starts, the earliest the service took them. */
 	private used(now: number) {
-		return this.count(now - this.spanMs(), Infinity);
+		const since = now - (this.quota?.windowMs ?? 0);
+		return [...this.calls.values()].filter((call) => call.startedAt > since).length;
 	}
 
 	/** When the service took a call, at the latest (see the class comment). */
-	private placedAt({ startedAt, answeredAt }: Call) {
+	private placedAt({ startedAt, answeredAt }: Call, sendMs = this.arrivalMs) {
 		// An answer bounds the arrival even when a busy n8n sent the call late.
 		if (answeredAt !== undefined) return Math.max(startedAt, answeredAt - this.quickestMs);
-		return startedAt + this.arrivalMs;
+		return startedAt + sendMs;
 	}
 
 	/** The calls placed after `since`, oldest first. */
-	private placedSince(since: number) {
-		const placed = [...this.calls.values()].map((call) => this.placedAt(call));
+	private placedSince(since: number, sendMs: number) {
+		const placed = [...this.calls.values()].map((call) => this.placedAt(call, sendMs));
 		return placed.filter((at) => at > since).sort((a, b) => a - b);
 	}
 

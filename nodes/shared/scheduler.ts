@@ -32,11 +32,10 @@ const MAX_PROBE_AFTER = 1024;
 
 /**
  * One per run, shared by every item and page: bounds the calls in flight and paces their starts.
- * A run starts every call at once up to its bound, or what an earlier run learned (a refused call
- * is free and takes one round trip; a slow start costs every run several). A refusal reads as a
- * limit on calls in flight (the bound drops to what the service was serving, then grows slowly)
- * or as a quota per window (RateQuota paces starts; the bound stays). While it could be either,
- * one call beyond the bound, once a quota's window would have turned, tells them apart.
+ * A run starts every call at once up to its bound or what an earlier run learned (a refused call is
+ * free, a slow start costs every run round trips). A refusal reads as a limit on calls in flight
+ * (the bound drops to what the service served, then grows slowly) or as a quota per window
+ * (RateQuota paces starts). While it could be either, one call beyond the bound tells them apart.
  */
 export class CallScheduler {
 	private limit: number;
@@ -171,10 +170,8 @@ export class CallScheduler {
 		return Math.max(wait, this.boundProbeInMs(now));
 	}
 
-	/**
-	 * The bound is full. When a quota explains it as well, one call beyond it once the quota's window
-	 * has room tells: a quota takes it, a limit on calls in flight refuses it (a free call).
-	 */
+	// The bound is full. When a quota explains it as well, one call beyond it once the quota's
+	// window has room tells: a quota takes it, a limit on calls in flight refuses it (a free call).
 	private boundProbeInMs(now: number) {
 		if (this.boundProbe !== undefined) return this.quota.refusedBy(this.boundProbeAt) - now;
 		if (this.inFlight.size > this.limit) return Infinity;
@@ -247,10 +244,8 @@ export class CallScheduler {
 	}
 
 	/**
-	 * `serving`: the calls ahead of the refused one when it started, not refused: what the service
-	 * served when it refused. Counted at the start, as a busy n8n may read a refusal after the
-	 * answers ahead of it, and "nothing in flight" then would read a limit as a tiny quota. True
-	 * when a quota explains the refusal.
+	 * `serving`: the calls ahead of the refused one when it started, not refused (a busy n8n may read
+	 * a refusal after the answers ahead of it). True when a quota explains the refusal.
 	 */
 	private shrink(
 		seq: number,

@@ -250,18 +250,40 @@ describe('RateQuota: a refusal with calls in flight, a candidate quota', () => {
 		expect(quota.delayMs(100)).toBe(925);
 	});
 
+	it('has room once its calls in flight would have arrived even as late as the slowest refusal', () => {
+		const quota = new RateQuota();
+		for (const seq of [0, 1, 2, 3, 4, 5]) quota.started(seq, 0);
+		quota.refused(4, tooMany(1000), 4, 6, 10); // a candidate of 4; calls 0-3 out
+		quota.refused(5, tooMany(1000), 4, 6, 400); // read late: a busy n8n sends late as well
+		// Calls 0-3 may have reached the service as late as 400: a call beyond the bound before
+		// 400 + 1025 could be refused by the quota and disprove it.
+		expect(quota.candidateRoomInMs(500)).toBe(400 + 1025 - 500);
+	});
+
+	it('a call is beyond it only if the calls before it started within the window', () => {
+		const quota = new RateQuota();
+		served(quota, [0], 0, 100); // the quickest answer: 100
+		for (const seq of [1, 2, 3, 4, 5]) quota.started(seq, 1000);
+		quota.refused(5, tooMany(1000), 4, 6, 1010); // a candidate of 4
+		for (const seq of [1, 2, 3, 4]) quota.answered(seq, 2900); // read late: placed at 2800
+		quota.started(6, 3000);
+		// Calls 1-4 started 2 s ago: call 6 is no test of the candidate, and the run goes on.
+		expect(quota.delayMs(3000)).toBe(0);
+	});
+
 	it('while the call beyond it is out, the candidate has no room to wait for', () => {
 		const { quota } = candidateOfFour();
 		quota.started(5, 150); // beyond the candidate: its refusal, or none, decides
 		expect(quota.candidateRoomInMs(150)).toBe(Infinity);
 	});
 
-	it('the call beyond it refused when nothing of the run is left in the window: a later one tests again', () => {
+	it('the call beyond it refused, read a window late, counts from its arrival: the candidate is a quota', () => {
 		const { quota } = candidateOfFour();
 		quota.started(5, 150);
-		// Refused after the window moved on: it explains nothing; the candidate stays untested.
-		expect(quota.refused(5, tooMany(1000), 0, 6, 1200)).toBe('quota');
+		// The service refused it on arrival (150 plus the quickest answer, 100), calls 0-3 in its
+		// window: that a busy n8n read the refusal after the window moved on changes nothing.
+		expect(quota.refused(5, tooMany(1000), 0, 6, 1200)).toBe('quota found');
 		for (const seq of [6, 7, 8, 9]) quota.started(seq, 1200);
-		expect(quota.delayMs(1200)).toBe(0);
+		expect(quota.delayMs(1200)).toBe(1200 + 100 + 1025 - 1200);
 	});
 });

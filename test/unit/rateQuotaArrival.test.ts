@@ -24,17 +24,48 @@ describe('RateQuota: when the service took a call', () => {
 		expect(quota.delayMs(60_100)).toBe(0);
 	});
 
-	it('counts what the service took before the refused call: not later calls, nor a call a whole window old', () => {
+	it('counts what the service had when the refused call reached it, however late the refusal is read', () => {
 		const quota = new RateQuota();
-		served(quota, [0], 0, 100); // taken at 0: a window before the refusal
+		served(quota, [0], 0, 100); // taken at 0: a window before the refused call arrived
 		served(quota, [1, 2], 500, 600);
-		for (const seq of [3, 4, 5]) quota.started(seq, 600); // 3 refused; 4 and 5 after it
-		quota.answered(5, 700);
-		quota.refused(3, tooMany(1000), 0, 6, 1000);
-		quota.started(6, 1000);
-		// A quota of 2 (calls 1 and 2): 4 (in flight, taken by 700: its start plus the quickest
-		// answer, 100) and 6 fill it until 4 leaves the window.
-		expect(quota.delayMs(1000)).toBe(700 + 1025 - 1000);
+		for (const seq of [3, 4, 5]) quota.started(seq, 1100); // 3 refused; 4 and 5 after it
+		quota.answered(5, 1200);
+		// Call 3 reached the service by 1200 (its start plus the quickest answer); a busy n8n read
+		// its refusal at 1600, when calls 1 and 2 had left the window.
+		quota.refused(3, tooMany(1000), 0, 6, 1600);
+		// A quota of 2 (calls 1 and 2): 5 (taken at 1100) and 4 (in flight, by 1200) fill it.
+		expect(quota.delayMs(1600)).toBe(1100 + 1025 - 1600);
+	});
+
+	it('a refusal with the quota filled just before the window is the quota late, not a limit on calls in flight', () => {
+		const quota = new RateQuota();
+		quota.recall({
+			quota: { limit: 4, windowMs: 1000, announced: false, probeWindows: 64 },
+			refusalMs: 100,
+			arrivalMs: 5,
+		});
+		for (const seq of [0, 1, 2, 3]) quota.started(seq, 0); // in flight, taken by 5
+		expect(quota.delayMs(1029)).toBe(1);
+		quota.started(4, 1030);
+		// The service still had calls 0-3 when call 4 arrived: it took them a little later than the
+		// run reckons. Within a tenth of the window, that is the quota's margin, not four in flight.
+		expect(quota.refused(4, tooMany(1000), 4, 5, 1040)).toBe('quota');
+		expect(quota.delayMs(1040)).toBe(5 + 1050 - 1040); // the margin widened to 50
+	});
+
+	it('a try above the quota refused leaves the margin as it was: the try explains it', () => {
+		const quota = new RateQuota();
+		quota.recall({
+			quota: { limit: 4, windowMs: 1000, announced: false, probeWindows: 1 },
+			refusalMs: 100,
+		});
+		served(quota, [0, 1, 2, 3], 0, 10);
+		for (const seq of [4, 5, 6, 7]) quota.started(seq, 1025);
+		quota.delayMs(1025); // held at 4
+		for (const seq of [4, 5, 6, 7]) quota.answered(seq, 1035); // a clean window: tries 5
+		quota.started(8, 1035);
+		quota.refused(8, tooMany(1000), 0, 9, 1040); // calls 0-3 within a tenth of the window
+		expect(quota.delayMs(1040)).toBe(1025 + 1025 - 1040); // 4 again, the margin still 25
 	});
 
 	it('a known quota refused anew at its size widens the margin, up to a tenth of the window', () => {

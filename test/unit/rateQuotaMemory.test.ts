@@ -153,6 +153,22 @@ describe('RateQuota: trying above a quota learnt from refusals', () => {
 		expect(quota.delayMs(1125)).toBeGreaterThan(0); // 5 of 5
 	});
 
+	it("a quota recalled counts the clean window from the run's first call, not from before the run", () => {
+		const quota = new RateQuota();
+		quota.recall({
+			quota: { limit: 4, windowMs: 1000, announced: false, probeWindows: 1 },
+			refusalMs: 100,
+		});
+		for (const seq of [0, 1, 2, 3]) quota.started(seq, 5000);
+		expect(quota.delayMs(5000)).toBeGreaterThan(0); // held at 4 from the start
+		for (const seq of [0, 1, 2, 3]) quota.answered(seq, 5100);
+		// No try at the first answers (at 60/min, a call refused here would push the run's last
+		// window a whole window later).
+		expect(quota.delayMs(5100)).toBe(925);
+		served(quota, [4, 5, 6, 7], 6025, 6125);
+		expect(quota.delayMs(6125)).toBe(0); // a window on: 4 in the window, of 5
+	});
+
 	it('a recalled quota the run never reached is not tried above', () => {
 		const quota = new RateQuota();
 		quota.recall({
