@@ -18,6 +18,11 @@ export interface QuotaMemory {
 	refusalMs?: number;
 	/** The quickest answer of any kind: a call in flight for longer has reached the service. */
 	arrivalMs?: number;
+	/**
+	 * The quickest call not refused: a call reached the service at most that long before its answer.
+	 * Kept: a busy n8n starting a run reads its first answers late, which would place calls early.
+	 */
+	takenMs?: number;
 }
 
 /** What an answer's rate-limit headers state (draft IETF RateLimit headers, X-RateLimit-*). */
@@ -139,9 +144,10 @@ export class RateQuota {
 	private backToCeiling = false;
 
 	/** What an earlier run against the same service learnt or was told. */
-	recall({ quota, refusalMs, arrivalMs }: QuotaMemory) {
+	recall({ quota, refusalMs, arrivalMs, takenMs }: QuotaMemory) {
 		this.refusalMs = refusalMs;
 		this.arrivalMs = arrivalMs ?? Infinity;
+		this.quickestMs = takenMs ?? Infinity;
 		if (!quota) return;
 		this.quota = { ...quota, confirmed: true, serving: 0 };
 		this.settled = true;
@@ -150,10 +156,11 @@ export class RateQuota {
 
 	/** For the next run: the confirmed quota (the level the service took, not a try above it). */
 	known(): QuotaMemory {
-		const { quota, refusalMs, arrivalMs } = this;
+		const { quota, refusalMs, arrivalMs, quickestMs: takenMs } = this;
 		const arrival = {
 			...(refusalMs !== undefined && { refusalMs }),
 			...(arrivalMs !== Infinity && { arrivalMs }),
+			...(takenMs !== Infinity && { takenMs }),
 		};
 		if (!quota?.confirmed) return arrival;
 		const { windowMs, announced, probeWindows } = quota;

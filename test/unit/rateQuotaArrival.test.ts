@@ -15,6 +15,23 @@ describe('RateQuota: when the service took a call', () => {
 		expect(quota.delayMs(11_100)).toBe(10_500 + 1025 - 11_100);
 	});
 
+	it("places a later run's first answers by the quickest call an earlier run saw taken, not by the run's own", () => {
+		// n8n busy starting a run sends its first calls late: the quickest of them took 300 ms, of
+		// which the service had it for 5 ms (an earlier run's quickest). The window is reckoned from
+		// the answers less 5 ms, not less 300 ms: from 300 less 300, the next second's calls would go
+		// out while the service still counts these, and be refused.
+		const quota = new RateQuota();
+		quota.recall({
+			quota: { limit: 2, windowMs: 1000, announced: false, probeWindows: 64 },
+			takenMs: 5,
+		});
+		for (const seq of [0, 1]) quota.started(seq, 0);
+		quota.answered(0, 300);
+		quota.answered(1, 305);
+		expect(quota.delayMs(1000)).toBe(295 + 1025 - 1000);
+		expect(quota.known().takenMs).toBe(5); // the quickest of both runs
+	});
+
 	it('before any answer, a call in flight counts as in the window', () => {
 		const quota = new RateQuota();
 		quota.announce(2, 1000);
