@@ -6,6 +6,20 @@
 // next run. The quota is the service's, and the service's reset before each test lifts it again.
 
 /**
+ * When the refused calls came, for a failure to show: "s0: 190, s2: 1", seconds since the run's
+ * first request.
+ * @param {Array<{ at: string, status: number }>} rows the service's ledger
+ */
+function refusedBySecond(rows) {
+	const first = Date.parse(rows[0]?.at);
+	const seconds = rows
+		.filter((r) => r.status === 429)
+		.map((r) => Math.floor((Date.parse(r.at) - first) / 1000));
+	const counts = new Map(seconds.map((s) => [s, seconds.filter((t) => t === s).length]));
+	return [...counts].map(([s, n]) => `s${s}: ${n}`).join(', ');
+}
+
+/**
  * Runs the 200-keyword workflow against 10 calls a second; returns the calls refused.
  * @param {import('../scenario').E2eScenario} scenario
  */
@@ -17,11 +31,11 @@ async function listAtQuota(scenario) {
 	const seconds = (Date.now() - started) / 1000;
 
 	expect(status).toBe('success');
-	const { totals, quota } = await scenario.service.ledger();
+	const { totals, quota, requests: rows } = await scenario.service.ledger();
 	const requests = await scenario.ledger();
 	const paid = requests.filter((r) => r.status === 200);
 	process.stderr.write(
-		`[e2e] 200 keywords at 10/s: ${requests.length} requests, ${quota.refused} answered 429, ${seconds.toFixed(1)} s (ideal 20 s)\n`,
+		`[e2e] 200 keywords at 10/s: ${requests.length} requests, ${quota.refused} answered 429 (${refusedBySecond(rows)}), ${seconds.toFixed(1)} s (ideal 20 s)\n`,
 	);
 	const keywords = Array.from({ length: 200 }, (_, index) => `quota ${index}`);
 	expect(paid.map((r) => r.q).sort()).toEqual(keywords.sort());
