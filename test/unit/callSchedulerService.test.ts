@@ -99,6 +99,27 @@ describe.each([150, 2000])(
 	},
 );
 
+describe('CallScheduler at 10 a second, 150 ms an answer, in an n8n busy starting each run', () => {
+	it('a later run: its first answers come late, and no window of refusals follows', async () => {
+		// n8n builds the run's requests (300 ms) before it sends any, then takes 20 ms to send each
+		// call and to read each answer. So the first answers are late by n8n, not by the service:
+		// placed by the run's own quickest call, they seemed taken up to 300 ms early, and the next
+		// second's calls went out while the service still counted them (8 refused). At 2 s an
+		// answer this first contact reads the quota as a limit of 10 calls in flight, so there is
+		// no quota to place (docs/rate-limits.md, "A per-second quota at a latency of seconds").
+		const options = { latencyMs: 150, maxInFlight: MAX_IN_FLIGHT };
+		const busy = { startMs: 300, perCallMs: 20 };
+		const first = await keywordList(200, quota(10, 1000), { ...options, busy });
+		expect(first.learned.quota).toMatchObject({ limit: 10, windowMs: 1000 });
+		const later = await keywordList(200, quota(10, 1000), {
+			...options,
+			busy,
+			learned: first.learned,
+		});
+		expect(later.refused).toBeLessThanOrEqual(2);
+	});
+});
+
 describe('CallScheduler against a service capped at 20 calls in flight, 2 s an answer', () => {
 	it('first contact: at least 90 % of its capacity, one burst refused; a later run few', async () => {
 		const options = { latencyMs: 2000, maxInFlight: MAX_IN_FLIGHT };

@@ -73,23 +73,51 @@ export interface ListRun {
 	learned: Learned;
 }
 
+/**
+ * n8n's one event loop, busy: `startMs` building the run's requests before any is sent, then
+ * `perCallMs` to send each call and to read each answer, one at a time.
+ */
+export interface Busy {
+	startMs: number;
+	perCallMs: number;
+}
+
+/** Waits its turn on the event loop, then holds it for `ms`. */
+function eventLoop({ startMs }: Busy) {
+	let freeAt = Date.now() + startMs;
+	return async (ms: number) => {
+		freeAt = Math.max(Date.now(), freeAt) + ms;
+		if (freeAt > Date.now()) await sleep(freeAt - Date.now());
+	};
+}
+
 /** Sends `count` searches of one page each; resolves when all are in. */
 export async function keywordList(
 	count: number,
 	service: Service,
-	{ latencyMs = 150, maxInFlight = 96, learned = undefined as Learned | undefined } = {},
+	{
+		latencyMs = 150,
+		maxInFlight = 96,
+		learned = undefined as Learned | undefined,
+		busy = { startMs: 0, perCallMs: 0 } as Busy,
+	} = {},
 ): Promise<ListRun> {
 	const startedAt = Date.now();
 	const scheduler = new CallScheduler({ maxInFlight, rateLimitWaitMs: 300_000, learned });
 	const tally = { refused: 0, taken: 0, inFlight: 0, mostInFlight: 0 };
+	const hold = eventLoop(busy);
 	const call = async () => {
-		if (!service.admit(Date.now())) return 'refused';
-		tally.inFlight += 1;
-		tally.mostInFlight = Math.max(tally.mostInFlight, tally.inFlight);
-		await sleep(latencyMs);
-		tally.inFlight -= 1;
-		service.leave();
-		return 'ok';
+		await hold(busy.perCallMs);
+		const taken = service.admit(Date.now());
+		if (taken) {
+			tally.inFlight += 1;
+			tally.mostInFlight = Math.max(tally.mostInFlight, tally.inFlight);
+			await sleep(latencyMs);
+			tally.inFlight -= 1;
+			service.leave();
+		}
+		await hold(busy.perCallMs);
+		return taken ? 'ok' : 'refused';
 	};
 	const search = async () => {
 		for (;;) {
