@@ -19,10 +19,11 @@ export interface QuotaMemory {
 	/** The quickest answer of any kind: a call in flight for longer has reached the service. */
 	arrivalMs?: number;
 	/**
-	 * The quickest call not refused: a call reached the service at most that long before its answer.
-	 * Kept: a busy n8n starting a run reads its first answers late, which would place calls early.
+	 * The quickest page: a call reached the service at most about that long before its answer.
+	 * For the next run's first calls: n8n, busy starting a run, sends them late, and their own
+	 * round trips would place them early.
 	 */
-	takenMs?: number;
+	pageMs?: number;
 }
 
 /** What an answer's rate-limit headers state (draft IETF RateLimit headers, X-RateLimit-*). */
@@ -114,6 +115,10 @@ export class RateQuota {
 	/** Calls not refused, by sequence number. */
 	private readonly calls = new Map<number, Call>();
 	private quickestMs = Infinity;
+	/** This run's quickest page, and an earlier run's, for the calls started before the first answer. */
+	private quickestPageMs = Infinity;
+	private recalledPageMs = Infinity;
+	private firstAnswerAt: number | undefined;
 	private marginMs = MIN_MARGIN_MS;
 
 	/** The call started beyond a candidate to test it, and when. */
@@ -144,10 +149,10 @@ export class RateQuota {
 	private backToCeiling = false;
 
 	/** What an earlier run against the same service learnt or was told. */
-	recall({ quota, refusalMs, arrivalMs, takenMs }: QuotaMemory) {
+	recall({ quota, refusalMs, arrivalMs, pageMs }: QuotaMemory) {
 		this.refusalMs = refusalMs;
 		this.arrivalMs = arrivalMs ?? Infinity;
-		this.quickestMs = takenMs ?? Infinity;
+		this.recalledPageMs = pageMs ?? Infinity;
 		if (!quota) return;
 		this.quota = { ...quota, confirmed: true, serving: 0 };
 		this.settled = true;
@@ -156,11 +161,14 @@ export class RateQuota {
 
 	/** For the next run: the confirmed quota (the level the service took, not a try above it). */
 	known(): QuotaMemory {
-		const { quota, refusalMs, arrivalMs, quickestMs: takenMs } = this;
+		const { quota, refusalMs, arrivalMs } = this;
+		// This run's own: a quicker page once (a repeat answered from the service's cache) would
+		// otherwise place every later run's first calls late for as long as n8n runs.
+		const pageMs = this.quickestPageMs === Infinity ? this.recalledPageMs : this.quickestPageMs;
 		const arrival = {
 			...(refusalMs !== undefined && { refusalMs }),
 			...(arrivalMs !== Infinity && { arrivalMs }),
-			...(takenMs !== Infinity && { takenMs }),
+			...(pageMs !== Infinity && { pageMs }),
 		};
 		if (!quota?.confirmed) return arrival;
 		const { windowMs, announced, probeWindows } = quota;
@@ -198,12 +206,16 @@ export class RateQuota {
 		return this.quota?.confirmed ? this.windowRoomInMs(now, this.quota.limit) : Infinity;
 	}
 
-	// Ms until a candidate's window has room, its calls in flight taken as late as the slowest
-	// refusal came back (a busy n8n sends late): a call beyond the bound refused then is no quota's.
-	candidateRoomInMs(now: number): number {
+	/**
+	 * Ms until a candidate's window has room; `surely`: even if its calls in flight reached the
+	 * service as late as the slowest refusal came back (a busy n8n sends late). Only a call beyond
+	 * the bound refused then is no quota's; one refused before tells nothing.
+	 */
+	candidateRoomInMs(now: number, surely = false): number {
 		const quota = this.quota;
 		if (!quota || quota.confirmed || this.probeSeq !== undefined) return Infinity;
-		return this.windowRoomInMs(now, quota.limit, Math.max(this.arrivalMs, this.refusalMs ?? 0));
+		const sendMs = surely ? Math.max(this.arrivalMs, this.refusalMs ?? 0) : this.arrivalMs;
+		return this.windowRoomInMs(now, quota.limit, sendMs);
 	}
 
 	/** When a refusal of a call started at `at` would have come back: not refused by then, taken. */
@@ -227,6 +239,8 @@ export class RateQuota {
 		if (call) {
 			this.quickestMs = Math.min(this.quickestMs, now - call.startedAt);
 			this.arrivalMs = Math.min(this.arrivalMs, now - call.startedAt);
+			if (took) this.quickestPageMs = Math.min(this.quickestPageMs, now - call.startedAt);
+			this.firstAnswerAt ??= now;
 			call.answeredAt = now;
 			if (took) this.tryMore(now);
 		}
@@ -364,8 +378,12 @@ export class RateQuota {
 
 	/** When the service took a call, at the latest (see the class comment). */
 	private placedAt({ startedAt, answeredAt }: Call, sendMs = this.arrivalMs) {
-		// An answer bounds the arrival even when a busy n8n sent the call late.
-		if (answeredAt !== undefined) return Math.max(startedAt, answeredAt - this.quickestMs);
+		if (answeredAt === undefined) return startedAt + sendMs;
+		// An answer bounds the arrival even when a busy n8n sent the call late; the calls sent while
+		// n8n was busy starting the run, by an earlier run's quickest page as well.
+		const startBurst = this.firstAnswerAt === undefined || startedAt < this.firstAnswerAt;
+		const quickest = startBurst ? Math.min(this.quickestMs, this.recalledPageMs) : this.quickestMs;
+		return Math.max(startedAt, answeredAt - quickest);
 		return startedAt + sendMs;
 	}
 

@@ -66,6 +66,8 @@ export class CallScheduler {
 	/** The call started beyond the bound to tell a quota from a limit on calls in flight. */
 	private boundProbe: number | undefined;
 	private boundProbeAt = 0;
+	/** It started when a candidate quota surely had room: refused, there is no quota. */
+	private boundProbeTells = false;
 
 	/** The bound before the last decrease, back if that decrease turns out to be a quota's. */
 	private limitBeforeDecrease: number;
@@ -156,7 +158,10 @@ export class CallScheduler {
 	/** Marks a call as in flight at once, so a burst of releases cannot over-fill the limit. */
 	private take(): number {
 		const seq = this.nextSeq++;
-		if (this.inFlight.size >= this.limit) [this.boundProbe, this.boundProbeAt] = [seq, Date.now()];
+		if (this.inFlight.size >= this.limit) {
+			[this.boundProbe, this.boundProbeAt] = [seq, Date.now()];
+			this.boundProbeTells = this.boundSuspect || this.quota.candidateRoomInMs(Date.now(), true) === 0;
+		}
 		this.inFlight.set(seq, this.inFlight.size);
 		this.quota.started(seq, Date.now());
 		return seq;
@@ -212,7 +217,7 @@ export class CallScheduler {
 				if (other > seq) this.inFlight.set(other, count - 1);
 			}
 			// Refused beyond the bound, and no quota explains it: the bound is no quota's.
-			if (!this.shrink(seq, ahead, verdict) && probedBound) {
+			if (!this.shrink(seq, ahead, verdict) && probedBound && this.boundProbeTells) {
 				this.quota.dropCandidate();
 				this.boundSuspect = false;
 			}

@@ -99,8 +99,28 @@ describe.each([150, 2000])(
 	},
 );
 
-describe('CallScheduler at 10 a second, 150 ms an answer, in an n8n busy starting each run', () => {
-	it('a later run: its first answers come late, and no window of refusals follows', async () => {
+describe('CallScheduler at 10 a second in a busy n8n', () => {
+	it('2 s an answer, 4 ms to send each call and to read each answer: first contact finds the quota, not 10 calls in flight', async () => {
+		// The burst's 190 refusals are read one after another: the slowest 1.5 s after its start.
+		// Counted as sent that late, the calls in flight always filled the candidate quota's window
+		// while the run kept its bound of 10 full, so the call beyond the bound that tells the two
+		// apart never went out: 10 calls in flight, 5 a second, in this run and every later one.
+		const options = { latencyMs: 2000, maxInFlight: MAX_IN_FLIGHT };
+		const busy = { startMs: 0, perCallMs: 4 };
+		const first = await keywordList(200, quota(10, 1000), { ...options, busy });
+		expect(first.learned.quota).toMatchObject({ limit: 10, windowMs: 1000 });
+		expect(first.learned.bound).toBeUndefined();
+		expect(21_000 / first.ms).toBeGreaterThan(0.85);
+		const later = await keywordList(200, quota(10, 1000), {
+			...options,
+			busy,
+			learned: first.learned,
+		});
+		expect(21_000 / later.ms).toBeGreaterThan(0.9);
+		expect(later.refused).toBeLessThanOrEqual(2);
+	});
+
+	it('150 ms an answer, n8n busy starting each run: a later run gets no window of refusals', async () => {
 		// n8n builds the run's requests (300 ms) before it sends any, then takes 20 ms to send each
 		// call and to read each answer. So the first answers are late by n8n, not by the service:
 		// placed by the run's own quickest call, they seemed taken up to 300 ms early, and the next

@@ -15,21 +15,25 @@ describe('RateQuota: when the service took a call', () => {
 		expect(quota.delayMs(11_100)).toBe(10_500 + 1025 - 11_100);
 	});
 
-	it("places a later run's first answers by the quickest call an earlier run saw taken, not by the run's own", () => {
+	it("places a later run's first calls by an earlier run's quickest page, later ones by its own", () => {
 		// n8n busy starting a run sends its first calls late: the quickest of them took 300 ms, of
-		// which the service had it for 5 ms (an earlier run's quickest). The window is reckoned from
-		// the answers less 5 ms, not less 300 ms: from 300 less 300, the next second's calls would go
-		// out while the service still counts these, and be refused.
+		// which the service had it for 5 ms (an earlier run's quickest page). Placed by the answers
+		// less 300 ms, the next second's calls would go out while the service still counts them.
 		const quota = new RateQuota();
 		quota.recall({
 			quota: { limit: 2, windowMs: 1000, announced: false, probeWindows: 64 },
-			takenMs: 5,
+			pageMs: 5,
 		});
 		for (const seq of [0, 1]) quota.started(seq, 0);
 		quota.answered(0, 300);
 		quota.answered(1, 305);
 		expect(quota.delayMs(1000)).toBe(295 + 1025 - 1000);
-		expect(quota.known().takenMs).toBe(5); // the quickest of both runs
+		// A call started after the first answer is placed by this run's own quickest page (100):
+		// an earlier run's may come from another latency, or from a cached answer.
+		served(quota, [2], 1320, 1420);
+		quota.started(3, 1420);
+		expect(quota.delayMs(1420)).toBe(1320 + 1025 - 1420);
+		expect(quota.known().pageMs).toBe(100); // this run's own, for the next one
 	});
 
 	it('before any answer, a call in flight counts as in the window', () => {

@@ -6,12 +6,12 @@ describe('RateQuota: what it keeps for the next run', () => {
 		expect(new RateQuota().known()).toStrictEqual({});
 	});
 
-	it('the slowest refusal, the quickest answers (of any kind, and not refused) and the quota', () => {
+	it('the slowest refusal, the quickest answer and page, and the quota', () => {
 		const { quota } = quotaOfFour(); // answers and the refusal back in 100 ms
 		expect(quota.known()).toStrictEqual({
 			refusalMs: 100,
 			arrivalMs: 100,
-			takenMs: 100,
+			pageMs: 100,
 			quota: { limit: 4, windowMs: 1000, announced: false, probeWindows: 1 },
 		});
 	});
@@ -19,7 +19,7 @@ describe('RateQuota: what it keeps for the next run', () => {
 	it('the quickest answer, from answers alone', () => {
 		const quota = new RateQuota();
 		served(quota, [0], 1000, 1100);
-		expect(quota.known()).toStrictEqual({ arrivalMs: 100, takenMs: 100 });
+		expect(quota.known()).toStrictEqual({ arrivalMs: 100, pageMs: 100 });
 	});
 
 	it('the quickest answer, from a refusal alone', () => {
