@@ -160,7 +160,8 @@ export class CallScheduler {
 		const seq = this.nextSeq++;
 		if (this.inFlight.size >= this.limit) {
 			[this.boundProbe, this.boundProbeAt] = [seq, Date.now()];
-			this.boundProbeTells = this.boundSuspect || this.quota.candidateRoomInMs(Date.now(), true) === 0;
+			this.boundProbeTells =
+				this.boundSuspect || this.quota.candidateRoomInMs(Date.now(), true) === 0;
 		}
 		this.inFlight.set(seq, this.inFlight.size);
 		this.quota.started(seq, Date.now());
