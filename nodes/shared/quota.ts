@@ -384,7 +384,6 @@ export class RateQuota {
 		const startBurst = this.firstAnswerAt === undefined || startedAt < this.firstAnswerAt;
 		const quickest = startBurst ? Math.min(this.quickestMs, this.recalledPageMs) : this.quickestMs;
 		return Math.max(startedAt, answeredAt - quickest);
-		return startedAt + sendMs;
 	}
 
 	/** The calls placed after `since`, oldest first. */

@@ -217,7 +217,8 @@ export class CallScheduler {
 				// Stryker disable next-line EqualityOperator: `seq` left inFlight above, so `>=` finds the same calls
 				if (other > seq) this.inFlight.set(other, count - 1);
 			}
-			// Refused beyond the bound, and no quota explains it: the bound is no quota's.
+			// Refused beyond the bound when a candidate surely had room, and no quota explains it:
+			// the bound is no quota's.
 			if (!this.shrink(seq, ahead, verdict) && probedBound && this.boundProbeTells) {
 				this.quota.dropCandidate();
 				this.boundSuspect = false;
