@@ -34,7 +34,7 @@ const MAX_PROBE_AFTER = 1024;
  * One per run, shared by every item and page: bounds the calls in flight and paces their starts.
  * A run starts every call at once up to its bound or what an earlier run learned (a refused call is
  * free, a slow start costs every run round trips). A refusal reads as a limit on calls in flight
- * (the bound drops to what the service served, then grows slowly) or as a quota per window
+ * (the bound drops to what the service served, then grows slowly while it is full) or as a quota per window
  * (RateQuota paces starts). While it could be either, one call beyond the bound tells them apart.
  */
 export class CallScheduler {
@@ -59,6 +59,13 @@ export class CallScheduler {
 
 	/** Lowered by a refusal a known quota does not explain (a limit, or another client of the key). */
 	private boundSuspect = false;
+
+	/**
+	 * A call beyond the bound went through and the bound went back up: lowered again, it stays. A
+	 * busy n8n counts answers it has not read yet as calls in flight, so a limit on calls in flight
+	 * takes a call beyond its bound now and then; testing it again would refuse a wave each time.
+	 */
+	private boundRestored = false;
 
 	/** The Retry-After of the refusal that lowered the bound. */
 	private boundProbeNotBefore = 0;
@@ -194,11 +201,15 @@ export class CallScheduler {
 
 	/** A call beyond the bound went through: the bound was a quota's (or another client's). */
 	private boundTaken() {
-		if (this.quota.confirmCandidate() || this.boundSuspect) this.quotaFound();
+		if (!this.quota.confirmCandidate() && !this.boundSuspect) return;
+		this.quotaFound();
+		this.boundRestored = true;
 	}
 
 	private release(seq: number, verdict: CallVerdict) {
 		const ahead = this.inFlight.get(seq) ?? 0;
+		// Only a bound in use can tell it could be higher (a quota may be what holds the calls back).
+		const full = this.inFlight.size >= this.limit;
 		this.inFlight.delete(seq);
 		// Anything but a 429 may have reached the service and counts against a quota.
 		if (verdict.kind !== 'congested' || !verdict.hint)
@@ -209,7 +220,7 @@ export class CallScheduler {
 			this.lastProgressAt = Date.now();
 			if (verdict.announced) this.readAnnounced(verdict.announced);
 			if (probedBound) this.boundTaken();
-			this.grow();
+			if (full) this.grow();
 		}
 		if (verdict.kind === 'congested') {
 			// A refused call took no capacity: it is not what the calls behind it were waiting on.
@@ -274,7 +285,7 @@ export class CallScheduler {
 		this.lastDecreaseSeq = this.nextSeq;
 		this.boundProbeNotBefore = Date.now() + waitMs;
 		this.capped = true;
-		this.boundSuspect = this.quota.isConfirmed();
+		this.boundSuspect = this.quota.isConfirmed() && !this.boundRestored;
 		return false;
 	}
 

@@ -170,6 +170,39 @@ describe('CallScheduler: the bound on calls in flight', () => {
 		expect(counts.started).toBe(19);
 		end();
 	});
+
+	it('grows only while it is full: successes below it say nothing of a higher bound', async () => {
+		const { counts, settle, more, end } = await queued(6, { maxInFlight: 6, ...BUDGET });
+		await settle(3, reset()); // 0-2 served: the bound is 3
+		for (const index of [4, 5]) await settle(index, reset());
+		for (const index of [0, 1, 2]) await settle(index, ok); // only the first filled the bound
+		// 40 calls one at a time (a short list, or a quota holding the calls back): the bound of 3
+		// is never full. Counted, they would raise it to 4 (one call more per 16 successes).
+		for (let index = 6; index < 46; index += 1) {
+			await more(1);
+			await settle(index, ok);
+		}
+		await more(10);
+		expect(counts.started).toBe(46 + 3);
+		end();
+	});
+
+	it('a bound a call beyond it gave back, then lowered again, stays: no second test in the run', async () => {
+		// A busy n8n counts answers it has not read yet as calls in flight: a limit on calls in
+		// flight takes a call beyond its bound now and then. Tested again each time, the bound went
+		// back up each time, and a wave of calls was refused each time (47 in one run in queue mode).
+		const quota = { limit: 100, windowMs: 1000, announced: false, probeWindows: 1 };
+		const learned = { bound: 4, quota, refusalMs: 100 };
+		const { counts, settle, end } = await queued(40, { maxInFlight: 16, ...BUDGET, learned });
+		expect(counts.started).toBe(5); // the bound, and one call beyond it: the quota has room
+		await settle(4, ok); // taken: the bound goes back up to Max Calls in Flight
+		expect(counts.started).toBe(17);
+		await settle(10, tooMany(1)); // 9 ahead of it, the quota far from full: the bound is 9
+		for (const index of [11, 12, 13, 14, 15, 16]) await settle(index, ok);
+		await tick(5000); // the Retry-After, and the quota's window, long past
+		expect(counts.started).toBe(17); // 9 in flight, none beyond
+		end();
+	});
 });
 
 describe('CallScheduler: refusals read late', () => {

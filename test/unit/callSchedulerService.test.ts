@@ -1,4 +1,4 @@
-import { capped, keywordList, quota, unlimited } from './modelledService';
+import { capped, cappedAtService, keywordList, quota, unlimited } from './modelledService';
 
 // The scheduler against a modelled service on jest's fake clock (modelledService.ts): a keyword
 // list of one page per keyword, as the node sends it, at a quick service's latency and at a real
@@ -150,8 +150,10 @@ describe('CallScheduler against a service capped at 20 calls in flight, 2 s an a
 		expect(first.learned.bound).toBe(20);
 
 		const later = await keywordList(200, capped(20), { ...options, learned: first.learned });
-		expect(ideal / later.ms).toBeGreaterThan(0.9);
+		// Each try of one call more is refused, and its keyword waits a round: 23 s, not 20.
+		expect(ideal / later.ms).toBeGreaterThan(0.85);
 		expect(later.refused).toBeLessThanOrEqual(4);
+		expect(later.learned.bound).toBe(20);
 	});
 
 	it('capped at 4, 150 ms an answer: 400 searches near its capacity once the limit is known', async () => {
@@ -162,6 +164,27 @@ describe('CallScheduler against a service capped at 20 calls in flight, 2 s an a
 		const later = await keywordList(400, capped(4), { ...options, learned: first.learned });
 		expect(ideal / later.ms).toBeGreaterThan(0.85);
 		expect(later.refused).toBeLessThanOrEqual(8);
+	});
+});
+
+describe('CallScheduler against a service capped at 4 calls in flight, 30 ms each, in a busy n8n', () => {
+	it('n8n reads each answer 100 ms after the service: every later run refuses few, its bound does not drift', async () => {
+		// n8n counts more calls in flight than the service has, so the pace reads like a quota as
+		// well (the queue layer's workers learn one), and calls are taken beyond the bound. Before:
+		// the bound grew while the quota held the calls back, 19 at a later run's start, and every
+		// later run refused 19 or 20 calls (47 in one queue-mode run).
+		const options = {
+			latencyMs: 130,
+			maxInFlight: MAX_IN_FLIGHT,
+			busy: { startMs: 200, perCallMs: 1 },
+		};
+		let run = await keywordList(500, cappedAtService(4, 30), options);
+		for (let later = 1; later <= 3; later += 1) {
+			run = await keywordList(500, cappedAtService(4, 30), { ...options, learned: run.learned });
+			expect(run.taken).toBe(500);
+			expect(run.refused).toBeLessThanOrEqual(10);
+			expect(run.learned.bound).toBeLessThanOrEqual(10);
+		}
 	});
 });
 

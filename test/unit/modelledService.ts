@@ -35,6 +35,21 @@ export function capped(capacity: number): Service {
 }
 
 /**
+ * At most `capacity` calls at once, each holding its slot `holdMs` at the service; n8n reads the
+ * answer later (the list's latency: n8n's own time per call on top). So n8n counts more calls in
+ * flight than the service does, and a call beyond its bound is often taken.
+ */
+export function cappedAtService(capacity: number, holdMs: number): Service {
+	const taken: number[] = [];
+	return {
+		admit: (now) =>
+			taken.filter((at) => at > now - holdMs).length < capacity ? taken.push(now) > 0 : false,
+		leave: () => undefined,
+		retryAfterS: () => 1,
+	};
+}
+
+/**
  * At most `limit` calls taken in any rolling `windowMs`; `flood`: calls another client of the same
  * key made, in ms from now; `headers` announces the quota on every answer (RateLimit-Policy,
  * -Remaining, -Reset).
