@@ -206,16 +206,11 @@ export class RateQuota {
 		return this.quota?.confirmed ? this.windowRoomInMs(now, this.quota.limit) : Infinity;
 	}
 
-	/**
-	 * Ms until a candidate's window has room; `surely`: even if its calls in flight reached the
-	 * service as late as the slowest refusal came back (a busy n8n sends late). Only a call beyond
-	 * the bound refused then is no quota's; one refused before tells nothing.
-	 */
-	candidateRoomInMs(now: number, surely = false): number {
+	/** Ms until a candidate's window has room, its calls in flight placed by the quickest answer. */
+	candidateRoomInMs(now: number): number {
 		const quota = this.quota;
 		if (!quota || quota.confirmed || this.probeSeq !== undefined) return Infinity;
-		const sendMs = surely ? Math.max(this.arrivalMs, this.refusalMs ?? 0) : this.arrivalMs;
-		return this.windowRoomInMs(now, quota.limit, sendMs);
+		return this.windowRoomInMs(now, quota.limit);
 	}
 
 	/** When a refusal of a call started at `at` would have come back: not refused by then, taken. */
@@ -360,8 +355,8 @@ export class RateQuota {
 	}
 
 	/** Ms until fewer than `limit` calls are in the window (an unanswered call stays in it). */
-	private windowRoomInMs(now: number, limit: number, sendMs = this.arrivalMs) {
-		const placed = this.placedSince(now - this.spanMs(), sendMs);
+	private windowRoomInMs(now: number, limit: number) {
+		const placed = this.placedSince(now - this.spanMs());
 		if (placed.length < limit) return 0;
 		return Math.max(1, placed[placed.length - limit] + this.spanMs() - now);
 	}
@@ -377,8 +372,8 @@ export class RateQuota {
 	}
 
 	/** When the service took a call, at the latest (see the class comment). */
-	private placedAt({ startedAt, answeredAt }: Call, sendMs = this.arrivalMs) {
-		if (answeredAt === undefined) return startedAt + sendMs;
+	private placedAt({ startedAt, answeredAt }: Call) {
+		if (answeredAt === undefined) return startedAt + this.arrivalMs;
 		// An answer bounds the arrival even when a busy n8n sent the call late; the calls sent while
 		// n8n was busy starting the run, by an earlier run's quickest page as well.
 		const startBurst = this.firstAnswerAt === undefined || startedAt < this.firstAnswerAt;
@@ -387,8 +382,8 @@ export class RateQuota {
 	}
 
 	/** The calls placed after `since`, oldest first. */
-	private placedSince(since: number, sendMs: number) {
-		const placed = [...this.calls.values()].map((call) => this.placedAt(call, sendMs));
+	private placedSince(since: number) {
+		const placed = [...this.calls.values()].map((call) => this.placedAt(call));
 		return placed.filter((at) => at > since).sort((a, b) => a - b);
 	}
 

@@ -73,8 +73,6 @@ export class CallScheduler {
 	/** The call started beyond the bound to tell a quota from a limit on calls in flight. */
 	private boundProbe: number | undefined;
 	private boundProbeAt = 0;
-	/** It started when a candidate quota surely had room: refused, there is no quota. */
-	private boundProbeTells = false;
 
 	/** The bound before the last decrease, back if that decrease turns out to be a quota's. */
 	private limitBeforeDecrease: number;
@@ -167,8 +165,6 @@ export class CallScheduler {
 		const seq = this.nextSeq++;
 		if (this.inFlight.size >= this.limit) {
 			[this.boundProbe, this.boundProbeAt] = [seq, Date.now()];
-			this.boundProbeTells =
-				this.boundSuspect || this.quota.candidateRoomInMs(Date.now(), true) === 0;
 		}
 		this.inFlight.set(seq, this.inFlight.size);
 		this.quota.started(seq, Date.now());
@@ -228,9 +224,9 @@ export class CallScheduler {
 				// Stryker disable next-line EqualityOperator: `seq` left inFlight above, so `>=` finds the same calls
 				if (other > seq) this.inFlight.set(other, count - 1);
 			}
-			// Refused beyond the bound when a candidate surely had room, and no quota explains it:
-			// the bound is no quota's.
-			if (!this.shrink(seq, ahead, verdict) && probedBound && this.boundProbeTells) {
+			// Refused beyond the bound when a candidate had room, and no quota explains it: the
+			// bound is no quota's.
+			if (!this.shrink(seq, ahead, verdict) && probedBound) {
 				this.quota.dropCandidate();
 				this.boundSuspect = false;
 			}
