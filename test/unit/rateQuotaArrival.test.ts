@@ -36,6 +36,30 @@ describe('RateQuota: when the service took a call', () => {
 		expect(quota.known().pageMs).toBe(100); // this run's own, for the next one
 	});
 
+	it('a call started as the first answer is read is no longer of the start burst', () => {
+		const quota = new RateQuota();
+		quota.recall({
+			quota: { limit: 1, windowMs: 1000, announced: false, probeWindows: 64 },
+			pageMs: 5,
+		});
+		quota.started(0, 0);
+		quota.answered(0, 300); // of the start burst: taken at 300 - 5
+		quota.started(1, 300); // n8n free again: placed by this run's quickest page (300)
+		quota.answered(1, 700);
+		expect(quota.delayMs(700)).toBe(400 + 1025 - 700);
+	});
+
+	it('the quickest page is a page, not a quicker error; a run that saw none keeps the earlier one', () => {
+		const quota = new RateQuota();
+		quota.recall({ pageMs: 80 });
+		quota.started(0, 0);
+		quota.answered(0, 5, false); // a 503 in 5 ms: it says nothing of how long a page takes
+		expect(quota.known().pageMs).toBe(80);
+		quota.started(1, 10);
+		quota.answered(1, 130);
+		expect(quota.known().pageMs).toBe(120);
+	});
+
 	it('before any answer, a call in flight counts as in the window', () => {
 		const quota = new RateQuota();
 		quota.announce(2, 1000);
