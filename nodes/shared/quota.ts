@@ -87,6 +87,16 @@ export function quotaHint(headers: Record<string, unknown> | undefined, retryAft
 	return { retryAfterMs, ...announcedIn(headers) } satisfies QuotaHint;
 }
 
+/**
+ * The window a Retry-After tells: how long until the oldest call in the window leaves it, in whole
+ * seconds rounded up. A busy n8n sends a burst over a second or more, so at the first refusal the
+ * oldest call has been in the window that long: close under a whole minute, it is a minute's
+ * quota. (Read as 59 s, a later run sent each window's calls a second early: 13 % refused.)
+ */
+function windowOfRetry(retryAfterMs: number) {
+	return retryAfterMs > 50_000 ? Math.ceil(retryAfterMs / 60_000) * 60_000 : retryAfterMs;
+}
+
 /** A call not refused: when it started and, once answered, when. */
 type Call = { startedAt: number; answeredAt?: number };
 
@@ -286,7 +296,11 @@ export class RateQuota {
 		}
 		this.calls.delete(seq);
 		this.clean = { since: now, held: false };
-		const windowMs = Math.max(hint.windowMs ?? hint.retryAfterMs, 1000, this.quota?.windowMs ?? 0);
+		const windowMs = Math.max(
+			hint.windowMs ?? windowOfRetry(hint.retryAfterMs),
+			1000,
+			this.quota?.windowMs ?? 0,
+		);
 		// What the service had when the refused call reached it: a busy n8n reads a refusal late.
 		const arrivedAt = call ? Math.min(now, this.placedAt(call)) : now;
 		const counted = this.count(arrivedAt - windowMs, seq);

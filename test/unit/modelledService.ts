@@ -124,6 +124,8 @@ export async function keywordList(
 	const call = async () => {
 		await hold(busy.perCallMs);
 		const taken = service.admit(Date.now());
+		// The service says when to come back as it refuses, not when n8n reads the refusal.
+		const retryAfterS = service.retryAfterS(Date.now());
 		if (taken) {
 			tally.inFlight += 1;
 			tally.mostInFlight = Math.max(tally.mostInFlight, tally.inFlight);
@@ -132,7 +134,7 @@ export async function keywordList(
 			service.leave();
 		}
 		await hold(busy.perCallMs);
-		return taken ? 'ok' : 'refused';
+		return taken ? 'ok' : retryAfterS;
 	};
 	const search = async () => {
 		for (;;) {
@@ -143,7 +145,7 @@ export async function keywordList(
 				return release({ kind: 'ok', ...(announced && { announced }) });
 			}
 			tally.refused += 1;
-			const waitMs = service.retryAfterS(Date.now()) * 1000;
+			const waitMs = outcome * 1000;
 			release(refusal(waitMs, announced));
 			await scheduler.wait(waitMs);
 		}

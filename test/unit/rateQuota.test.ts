@@ -81,6 +81,24 @@ describe('RateQuota: a quota found from refusals', () => {
 		expect(short.delayMs(100)).toBe(925);
 	});
 
+	it('a Retry-After close under a whole minute reads a minute; under 50 s it reads as it says', () => {
+		// n8n sent the burst over 1.5 s: when the service refused, the oldest call had been in the
+		// window that long, so it asked for 59 s (58.5, rounded up).
+		const window = (retryAfterMs: number) => {
+			const quota = new RateQuota();
+			served(quota, [0, 1], 0, 100);
+			quota.started(2, 0);
+			quota.refused(2, tooMany(retryAfterMs), 0, 3, 100);
+			return quota.known().quota?.windowMs;
+		};
+		expect(window(59_000)).toBe(60_000);
+		expect(window(50_001)).toBe(60_000);
+		expect(window(119_000)).toBe(120_000);
+		expect(window(70_000)).toBe(120_000); // more than a minute: the next whole one
+		expect(window(50_000)).toBe(50_000);
+		expect(window(3000)).toBe(3000);
+	});
+
 	it('a quota the headers state rules over the count', () => {
 		const { quota } = quotaOfFour({ limit: 6 });
 		quota.started(5, 100);
