@@ -87,11 +87,15 @@ export class CallScheduler {
 	constructor(private readonly settings: SchedulerSettings) {
 		const { maxInFlight, learned } = settings;
 		this.limit = Math.min(maxInFlight, learned?.bound ?? maxInFlight);
-		this.limitBeforeDecrease = maxInFlight;
 		this.capped = learned?.bound !== undefined;
 		this.quota.recall(learned ?? {});
-		// A bound learnt beside a quota is tested again, once the quota has room.
+		// A bound learnt beside a quota is tested again, once the quota has room; taken, it doubles.
+		// (Given back whole, a limit on calls in flight that a busy n8n's count let a call beyond
+		// refused a wave: up to Max Calls in Flight at once, as far as the quota let them start.)
 		this.boundSuspect = this.capped && this.quota.isConfirmed();
+		this.limitBeforeDecrease = this.boundSuspect
+			? Math.min(maxInFlight, 2 * this.limit)
+			: maxInFlight;
 		const cancel = () => this.stop(new RunStopped('The execution was cancelled'));
 		if (settings.cancelSignal?.aborted) cancel();
 		else {
