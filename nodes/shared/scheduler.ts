@@ -34,8 +34,9 @@ const MAX_PROBE_AFTER = 1024;
  * One per run, shared by every item and page: bounds the calls in flight and paces their starts.
  * A run starts every call at once up to its bound or what an earlier run learned (a refused call is
  * free, a slow start costs every run round trips). A refusal reads as a limit on calls in flight
- * (the bound drops to what the service served, then grows slowly while it is full) or as a quota per window
- * (RateQuota paces starts). While it could be either, one call beyond the bound tells them apart.
+ * (the bound drops to what the service served, then grows slowly while it is full) or as a quota
+ * per window (RateQuota paces starts). While it could be either, one call beyond the bound tells
+ * them apart.
  */
 export class CallScheduler {
 	private limit: number;
@@ -90,8 +91,8 @@ export class CallScheduler {
 		this.capped = learned?.bound !== undefined;
 		this.quota.recall(learned ?? {});
 		// A bound learnt beside a quota is tested again, once the quota has room; taken, it doubles.
-		// (Given back whole, a limit on calls in flight that a busy n8n's count let a call beyond
-		// refused a wave: up to Max Calls in Flight at once, as far as the quota let them start.)
+		// Not given back whole: a real limit on calls in flight takes such a call now and then (a
+		// busy n8n counts more calls in flight than the service has), and a wave would be refused.
 		this.boundSuspect = this.capped && this.quota.isConfirmed();
 		this.limitBeforeDecrease = this.boundSuspect
 			? Math.min(maxInFlight, 2 * this.limit)
