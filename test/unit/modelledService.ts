@@ -144,6 +144,7 @@ export async function keywordList(
 				tally.taken += 1;
 				return release({ kind: 'ok', ...(announced && { announced }) });
 			}
+			if (outcome instanceof Error) throw outcome;
 			tally.refused += 1;
 			const waitMs = outcome * 1000;
 			release(refusal(waitMs, announced));
