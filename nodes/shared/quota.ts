@@ -303,7 +303,10 @@ export class RateQuota {
 		);
 		// What the service had when the refused call reached it: a busy n8n reads a refusal late.
 		const arrivedAt = call ? Math.min(now, this.placedAt(call)) : now;
-		const counted = this.count(arrivedAt - windowMs, seq);
+		// The calls surely in the window: one placed a few ms inside its far end may have left it
+		// already (n8n sends a call some ms after it starts), and a quota read one too high has
+		// every window's last call refused.
+		const counted = this.count(arrivedAt - windowMs + this.marginMs, seq);
 		// Calls within the widest margin of the window may have been in it (the run's reckoning).
 		const near = this.count(arrivedAt - windowMs * (1 + MAX_MARGIN_SHARE), seq);
 		// The call beyond a candidate refused with fewer calls ahead than the service served when it
