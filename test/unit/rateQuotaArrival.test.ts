@@ -82,7 +82,6 @@ describe('RateQuota: when the service took a call', () => {
 		expect(quota.delayMs(1600)).toBe(1100 + 1025 - 1600);
 	});
 
-
 	it('reads the calls surely in the window: one placed within the margin of its far end may have left it', () => {
 		// Engine run at 2 s per call after another client's burst: n8n, busy, sent a try 9 ms later
 		// than the call it started 991 ms after, so the service counted 10, the run 11. A quota read
