@@ -83,9 +83,9 @@ describe('RateQuota: when the service took a call', () => {
 	});
 
 	it('reads the calls surely in the window: one placed within the margin of its far end may have left it', () => {
-		// Engine run at 2 s per call after another client's burst: n8n, busy, sent a try 9 ms later
-		// than the call it started 991 ms after, so the service counted 10, the run 11. A quota read
-		// at 11 had every window's last call refused, and the bound those refusals lowered stayed.
+		// An engine run at 2 s per call after another client's burst: n8n, busy, sent a try 9 ms
+		// late, 991 ms after the call before it started, so the service counted 10, the run 11. A
+		// quota read at 11 had every window's last call refused, and the bound they lowered stayed.
 		const quota = new RateQuota();
 		quota.recall({ arrivalMs: 2 });
 		quota.started(0, 0); // in flight: taken by 2, as the run reckons
@@ -95,6 +95,7 @@ describe('RateQuota: when the service took a call', () => {
 		quota.confirmCandidate();
 		expect(quota.known().quota?.limit).toBe(4); // 1-4; call 0 within 25 ms of the window's end
 	});
+
 	it('a refusal with the quota filled just before the window is the quota late, not a limit on calls in flight', () => {
 		const quota = new RateQuota();
 		quota.recall({
