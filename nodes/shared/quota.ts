@@ -100,6 +100,9 @@ function windowOfRetry(retryAfterMs: number) {
 /** A call not refused: when it started and, once answered, when. */
 type Call = { startedAt: number; answeredAt?: number };
 
+/** A refusal a candidate was read from: the calls it counted since `since`, and ahead of it. */
+type Reading = { seq: number; since: number; serving: number };
+
 /** What a refusal was read as; 'quota found' when it confirmed a quota for the first time. */
 export type QuotaReading = 'quota' | 'quota found' | 'calls in flight';
 
@@ -119,8 +122,11 @@ const MAX_PROBE_WINDOWS = 64;
  * long), and after refusals it does not explain it goes back up.
  */
 export class RateQuota {
-	/** `serving`: for a candidate, the fewest calls ahead of a refusal it was read from. */
-	private quota: (KnownQuota & { confirmed: boolean; serving: number }) | undefined;
+	/**
+	 * `serving`: for a candidate, the fewest calls ahead of a refusal it was read from; `from`, the
+	 * refusal its limit was read from, and what it counted.
+	 */
+	private quota: (KnownQuota & { confirmed: boolean; serving: number; from?: Reading }) | undefined;
 
 	/** Calls not refused, by sequence number. */
 	private readonly calls = new Map<number, Call>();
@@ -295,6 +301,7 @@ export class RateQuota {
 			this.arrivalMs = Math.min(this.arrivalMs, now - call.startedAt);
 		}
 		this.calls.delete(seq);
+		this.recount(seq);
 		this.clean = { since: now, held: false };
 		const windowMs = Math.max(
 			hint.windowMs ?? windowOfRetry(hint.retryAfterMs),
@@ -306,7 +313,8 @@ export class RateQuota {
 		// The calls surely in the window: one placed a few ms inside its far end may have left it
 		// already (n8n sends a call some ms after it starts), and a quota read one too high has
 		// every window's last call refused.
-		const counted = this.count(arrivedAt - windowMs + this.marginMs, seq);
+		const since = arrivedAt - windowMs + this.marginMs;
+		const counted = this.count(since, seq);
 		// Calls within the widest margin of the window may have been in it (the run's reckoning).
 		const near = this.count(arrivedAt - windowMs * (1 + MAX_MARGIN_SHARE), seq);
 		// The call beyond a candidate refused with fewer calls ahead than the service served when it
@@ -338,13 +346,30 @@ export class RateQuota {
 		const read = { limit, windowMs, probeWindows };
 		if (!isQuota) {
 			const fewest = Math.min(serving, known?.serving ?? Infinity);
-			if (!known?.confirmed) this.quota = { ...read, announced, confirmed: false, serving: fewest };
+			const from = limit < (known?.limit ?? Infinity) ? { seq, since, serving } : known?.from;
+			if (!known?.confirmed)
+				this.quota = { ...read, announced, confirmed: false, serving: fewest, from };
 			return 'calls in flight';
 		}
 		const stated = hint.limit !== undefined && hint.windowMs !== undefined;
 		if (lowersCeiling || stated) this.ceiling = limit;
 		this.quota = { ...read, announced: stated || announced, confirmed: true, serving: 0 };
 		return known?.confirmed ? 'quota' : 'quota found';
+	}
+
+	/**
+	 * n8n reads a burst of refusals out of order: a call that a candidate's reading counted as
+	 * taken, its refusal read later, was not. None left ahead: a refusal with nothing ahead, no
+	 * candidate.
+	 */
+	private recount(seq: number) {
+		const quota = this.quota;
+		const from = quota?.confirmed ? undefined : quota?.from;
+		if (!quota || !from || seq >= from.seq) return;
+		from.serving -= 1;
+		quota.limit = Math.min(quota.limit, this.count(from.since, from.seq));
+		quota.serving = Math.min(quota.serving, from.serving);
+		if (quota.limit === 0 || from.serving === 0) this.quota = undefined;
 	}
 
 	/** A try above the learnt quota was refused: twice as long before the next, one call more each. */

@@ -55,6 +55,9 @@ export class CallScheduler {
 	/** Calls started before this sequence number belong to a congestion already handled. */
 	private lastDecreaseSeq = -1;
 
+	/** The refusal that last lowered the bound, and the calls ahead of it not refused since. */
+	private decrease: { seq: number; serving: number } | undefined;
+
 	/** The bound was lowered for a limit on calls in flight (the next run starts at it). */
 	private capped: boolean;
 
@@ -203,7 +206,7 @@ export class CallScheduler {
 	/** A call beyond the bound went through: the bound was a quota's (or another client's). */
 	private boundTaken() {
 		if (!this.quota.confirmCandidate() && !this.boundSuspect) return;
-		this.quotaFound();
+		this.undoDecrease();
 		this.boundRestored = true;
 	}
 
@@ -242,13 +245,17 @@ export class CallScheduler {
 	/** A quota the headers announce is paced to; none left, without a window, holds off until the reset. */
 	private readAnnounced({ limit, windowMs, remaining, resetMs }: Announced) {
 		if (limit !== undefined && windowMs !== undefined && this.quota.announce(limit, windowMs))
-			this.quotaFound();
+			this.undoDecrease();
 		if (remaining === 0 && resetMs !== undefined && windowMs === undefined)
 			this.pausedUntil = Math.max(this.pausedUntil, Date.now() + resetMs);
 	}
 
-	/** A quota says nothing of calls at once: a decrease it was first taken for is undone. */
-	private quotaFound() {
+	/**
+	 * The last decrease was no limit on calls in flight's (a quota's, or nothing of the run was
+	 * served): undone.
+	 */
+	private undoDecrease() {
+		this.decrease = undefined;
 		this.limit = Math.max(this.limit, this.limitBeforeDecrease);
 		// An earlier decrease (a limit on calls in flight as well) may stand.
 		this.capped &&= this.limit < this.settings.maxInFlight;
@@ -271,14 +278,17 @@ export class CallScheduler {
 		serving: number,
 		{ waitMs, hint }: { waitMs: number; hint?: QuotaHint },
 	) {
+		// n8n reads a burst of refusals out of order: a call the decrease counted as served was not.
+		if (this.decrease && seq < this.decrease.seq) this.servedOneFewer(this.decrease);
 		// Nothing of this run ahead of it: a quota, or the service is down; the whole run holds off.
 		if (serving === 0) this.pausedUntil = Math.max(this.pausedUntil, Date.now() + waitMs);
 		// Only a 429 can be a quota's; a refused or reset connection is about calls at once.
 		const reading = hint && this.quota.refused(seq, hint, serving, this.nextSeq, Date.now());
-		if (reading === 'quota found') this.quotaFound();
+		if (reading === 'quota found') this.undoDecrease();
 		if (reading === 'quota' || reading === 'quota found') return true;
 		// Only a new wave lowers the bound: a handled wave's other refusals, read late, count too few.
 		if (seq < this.lastDecreaseSeq) return false;
+		this.decrease = { seq, serving };
 		this.limitBeforeDecrease = this.limit;
 		this.limit = Math.max(1, Math.min(this.limit, serving));
 		this.successes = 0;
@@ -288,6 +298,16 @@ export class CallScheduler {
 		this.capped = true;
 		this.boundSuspect = this.quota.isConfirmed() && !this.boundRestored;
 		return false;
+	}
+
+	/** A call ahead of the refusal that lowered the bound was refused too: the bound follows. */
+	private servedOneFewer(decrease: { serving: number }) {
+		decrease.serving -= 1;
+		if (decrease.serving > 0) this.limit = Math.min(this.limit, decrease.serving);
+		// Nothing of the run served when the service refused: no limit on calls in flight said so (a
+		// quota another client used up, or the service down). Without this, a flood read out of
+		// order left a bound of 1 and a quota of 1 a second.
+		else this.undoDecrease();
 	}
 
 	/** Starts queued calls while there is room; wakes itself when a pause or quota allows. */

@@ -92,6 +92,27 @@ describe('CallScheduler: calls in flight', () => {
 		stopAll(scheduler, all);
 	});
 
+	it('a refusal read before those of calls ahead of it lowers the bound to what was served', async () => {
+		const { scheduler, counts, all } = await queued(12, { maxInFlight: 8, ...BUDGET });
+		// The service served calls 0-2 and refused 3-7; n8n reads 5's refusal first (3, 4 ahead).
+		for (const index of [5, 3, 6, 4, 7]) (await settle(all[index]))(reset);
+		await sleep(0);
+		expect(counts.started).toBe(8); // 0-2 still out: a bound of 3 (5 would start two more)
+		(await settle(all[0]))(ok);
+		await sleep(0);
+		expect(counts.started).toBe(9);
+		stopAll(scheduler, all);
+	});
+
+	it('a wave refused whole, read out of order, leaves the bound where it was', async () => {
+		const { scheduler, counts, all } = await queued(16, { maxInFlight: 8, ...BUDGET });
+		// Another client used up the quota: all 8 refused; 1 read first, with 0 ahead of it.
+		for (const index of [1, 0, 3, 2, 4, 5, 6, 7]) (await settle(all[index]))(tooMany(0.2));
+		await sleep(300);
+		expect(counts.started).toBe(16); // a bound of 1 would start one, a quota of 1 one a second
+		stopAll(scheduler, all);
+	});
+
 	it('starts every call it has at once, up to Max Calls in Flight', async () => {
 		const { scheduler, counts, all } = await queued(12, { maxInFlight: 5, ...BUDGET });
 		expect(counts.started).toBe(5);

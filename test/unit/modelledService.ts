@@ -90,11 +90,14 @@ export interface ListRun {
 
 /**
  * n8n's one event loop, busy: `startMs` building the run's requests before any is sent, then
- * `perCallMs` to send each call and to read each answer, one at a time.
+ * `perCallMs` to send each call and to read each answer, one at a time. `scrambleMs`: each answer
+ * ready up to that much later than the one before it, the call's number scrambling the order (a
+ * burst of refusals is read out of order, as a real n8n reads one).
  */
 export interface Busy {
 	startMs: number;
 	perCallMs: number;
+	scrambleMs?: number;
 }
 
 /** Waits its turn on the event loop, then holds it for `ms`. */
@@ -121,7 +124,9 @@ export async function keywordList(
 	const scheduler = new CallScheduler({ maxInFlight, rateLimitWaitMs: 300_000, learned });
 	const tally = { refused: 0, taken: 0, inFlight: 0, mostInFlight: 0 };
 	const hold = eventLoop(busy);
+	let calls = 0;
 	const call = async () => {
+		const readLateMs = ((calls++ * 7919) % 97) * ((busy.scrambleMs ?? 0) / 97);
 		await hold(busy.perCallMs);
 		const taken = service.admit(Date.now());
 		// The service says when to come back as it refuses, not when n8n reads the refusal.
@@ -133,6 +138,7 @@ export async function keywordList(
 			tally.inFlight -= 1;
 			service.leave();
 		}
+		if (readLateMs > 0) await sleep(readLateMs);
 		await hold(busy.perCallMs);
 		return taken ? 'ok' : retryAfterS;
 	};
