@@ -111,6 +111,8 @@ export type QuotaReading = 'quota' | 'quota found' | 'calls in flight';
 const MIN_MARGIN_MS = 25;
 const MAX_MARGIN_SHARE = 0.1;
 const MAX_PROBE_WINDOWS = 64;
+// A refusal of the call beyond a candidate, sent alone: at most twice the quickest answer and this.
+const ALONE_SLACK_MS = 100;
 
 /**
  * N calls per rolling window, stated in headers or learnt from refusals: the calls the service had
@@ -328,7 +330,7 @@ export class RateQuota {
 		const sameWave = seq < this.waveSeq;
 		if (!sameWave) this.waveSeq = nextSeq;
 		const known = this.quota;
-		// A try above the quota refused: the quota is what the service took, at least the level tried from.
+		// A try above the quota refused: back to the level it tried from (below).
 		const floor = sameWave ? 0 : (this.triedFrom ?? 0);
 		if (known && this.triedFrom !== undefined && !sameWave) this.triedTooFar(known);
 		const lowersCeiling = this.backToCeiling && !sameWave;
@@ -338,9 +340,11 @@ export class RateQuota {
 		if (known?.confirmed && late && hint.limit === undefined)
 			this.marginMs = Math.min(this.marginMs * 2, known.windowMs * MAX_MARGIN_SHARE);
 		// A quota only goes down; a refusal no call of the run explains (another client's) sets none.
-		// Refused at its size within the margin, a quota stays; a refused try reads the window itself.
-		const taken = full && floor === 0 ? near : counted;
-		const limit = hint.limit ?? Math.max(floor, Math.min(taken, known?.limit ?? Infinity));
+		// Refused at its size within the margin, a quota stays. A refused try goes back to the level
+		// it tried from: read from the window, a busy n8n's late or out-of-order readings of the
+		// try's refusals made a quota of 10 read 12, and every window's last calls were refused.
+		const taken = full ? near : counted;
+		const limit = hint.limit ?? (floor > 0 ? floor : Math.min(taken, known?.limit ?? Infinity));
 		if (limit === 0) return isQuota ? 'quota' : 'calls in flight';
 		const { announced = false, probeWindows = 1 } = known ?? {};
 		const read = { limit, windowMs, probeWindows };
@@ -385,7 +389,14 @@ export class RateQuota {
 		// Nothing starts while the call beyond a candidate is out (a later call reaching the service
 		// first could be the one refused), until its refusal or the time one would have come back.
 		if (this.probeSeq !== undefined) {
-			const decidedAt = this.refusedBy(this.probeAt);
+			// It went out alone: a busy n8n reads a burst's refusals one after another, the slowest a
+			// second or more after the burst, but a call sent alone comes back about as quickly as
+			// the quickest answer. (Timed by the slowest, a first contact after a flood at 2 s an
+			// answer started nothing for 1.35 s.)
+			const decidedAt = Math.min(
+				this.refusedBy(this.probeAt),
+				this.probeAt + 2 * this.arrivalMs + ALONE_SLACK_MS,
+			);
 			if (now < decidedAt) return decidedAt - now;
 			this.probeTaken();
 		}

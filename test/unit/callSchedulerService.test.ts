@@ -62,8 +62,10 @@ describe.each([150, 2000])(
 			async (_case, flood) => {
 				const run = await keywordList(200, quota(10, 1000, { flood }), options);
 				// Before: the run kept the pace it read in its first window (9 calls taken by the other
-				// client: 9 % of the quota at 150 ms, 42 % at 2 s).
-				expect(quotaIdealMs / run.ms).toBeGreaterThan(0.8);
+				// client: 9 % of the quota at 150 ms, 42 % at 2 s). 79.6 % at 2 s since a refused try
+				// goes back to the level it tried from (8, not the 10 it counted): a slower way up than
+				// a count, which a busy n8n's readings made too high (callSchedulerService's out of order).
+				expect(quotaIdealMs / run.ms).toBeGreaterThan(0.78);
 				expect(run.learned.quota?.limit).toBe(10);
 			},
 		);
@@ -132,6 +134,36 @@ describe('CallScheduler at 10 a second in a busy n8n', () => {
 		expect(21_000 / later.ms).toBeGreaterThan(0.88);
 	});
 
+	it('2 s an answer, 4 ms a call, refusals read out of order: a try above the quota is not read as more', async () => {
+		// Before: 50 % and 49 %. The try's refusals, read late and out of order, made a quota of 10
+		// read 12; every window's last calls were refused, read as a limit on calls in flight, and
+		// the bound stayed at 10 calls (5 a second) in this run and the next.
+		const options = { latencyMs: 2000, maxInFlight: MAX_IN_FLIGHT };
+		const busy = { startMs: 0, perCallMs: 4, scrambleMs: 200 };
+		const first = await keywordList(200, quota(10, 1000), { ...options, busy });
+		expect(21_000 / first.ms).toBeGreaterThan(0.85);
+		const later = await keywordList(200, quota(10, 1000), {
+			...options,
+			busy,
+			learned: first.learned,
+		});
+		expect(21_000 / later.ms).toBeGreaterThan(0.9);
+		expect(later.learned.quota?.limit).toBe(10);
+	});
+
+	it("2 s an answer, another client's window freeing during the first burst, read out of order: near the quota", async () => {
+		// Before: 49 % and 52 %. The other client's calls leave the window while n8n sends the
+		// burst, so some of it is taken; a wave's refusals, read out of order after a refusal a
+		// quota explained, lowered the bound, and a second decrease kept only one step to give back.
+		const options = { latencyMs: 2000, maxInFlight: MAX_IN_FLIGHT };
+		const flooded = () => quota(10, 1000, { flood: Array(10).fill(-700) });
+		const busy = { startMs: 0, perCallMs: 3, scrambleMs: 300 };
+		const first = await keywordList(200, flooded(), { ...options, busy });
+		expect(21_000 / first.ms).toBeGreaterThan(0.8);
+		const later = await keywordList(1000, flooded(), { ...options, busy, learned: first.learned });
+		expect(101_000 / later.ms).toBeGreaterThan(0.9);
+	});
+
 	it('150 ms an answer, n8n busy starting each run: a later run gets no window of refusals', async () => {
 		// n8n builds the run's requests (300 ms) before it sends any, then takes 20 ms to send each
 		// call and to read each answer. So the first answers are late by n8n, not by the service:
@@ -184,6 +216,15 @@ describe('CallScheduler against a service capped at 20 calls in flight, 2 s an a
 		expect(ideal / later.ms).toBeGreaterThan(0.85);
 		expect(later.refused).toBeLessThanOrEqual(4);
 		expect(later.learned.bound).toBe(20);
+	});
+
+	it('first contact in a busy n8n (4 ms a call): the call beyond the candidate quota is timed as sent alone', async () => {
+		// Timed by the slowest refusal of the first burst (read 0.8 s after it), nothing started
+		// for 1.6 s while that one call was out: 90.0 %.
+		const options = { latencyMs: 2000, maxInFlight: MAX_IN_FLIGHT };
+		const busy = { startMs: 0, perCallMs: 4 };
+		const first = await keywordList(200, capped(20), { ...options, busy });
+		expect(20_000 / first.ms).toBeGreaterThan(0.92);
 	});
 
 	it('capped at 4, 150 ms an answer: 400 searches near its capacity once the limit is known', async () => {
