@@ -6,7 +6,8 @@
 // a freshly reset service; the node on its case's own slot (contacts.js). For the per-second and
 // the per-minute quota, at each latency:
 //   1. the node (default options): its first contact, then a later run on the same slot;
-//   2. the node's first contact with the quota announced in RateLimit-* headers;
+//   2. the node's first contact with the quota announced in RateLimit-* headers, then a later run
+//      on the same slot (issue 30: with the limit announced, no call refused once it is read);
 //   3. at 150 ms only, HTTP Request untuned, and HTTP Request with its Batching tuned by hand
 //      (quota-sized batches, one window apart; intervals tried in order until one completes).
 // The per-second quota flooded by another client before each run: phases/flood.js.
@@ -16,13 +17,14 @@ const { QUOTAS, batchKey, quotaName, quotaRun } = require('./quotaRun');
 const { floodPhase } = require('./flood');
 const { slot, latenciesOf, BASE_LATENCY_MS } = require('../contacts');
 
-/** The node's first contact, a later run, first contact with headers; at one latency. */
+/** The node's first contact and a later run, without headers and with; at one latency. */
 async function nodeRuns(ctx, quota, kind, sizes, [latencyRole, latencyMs]) {
 	const runs = [];
 	const cases = [
 		['first', sizes.first, false],
 		['later', sizes.later, false],
 		['headers', sizes.headers, true],
+		['headersLater', sizes.headers, true],
 	];
 	for (const [role, size, headers] of cases) {
 		const name = slot.quota(kind, latencyRole, headers);

@@ -22,6 +22,7 @@ const CASES = {
 	first: 'first contact',
 	later: 'later run',
 	headers: 'first contact, quota in headers',
+	headersLater: 'later run, quota in headers',
 	flood: 'after a flood',
 };
 /** What a node run was: its case, and its contact when that is not the case's own. */
@@ -32,7 +33,7 @@ const caseOf = (run) =>
 function why(run) {
 	const refused = `${int(run.refused)} of ${int(run.calls)} calls refused`;
 	const told = run.headers
-		? `; the service announced the quota (${run.quota}) in RateLimit-* headers on every answer, the first included`
+		? `; the service announced the quota (${run.quota}) in RateLimit-* headers on every answer, the first included${run.contact === 'first' ? ': the node reads them from its first answer, when every call of its start burst is out' : ''}`
 		: run.contact === 'first'
 			? `; at first contact the node is not told the quota: what it starts before the first refusal comes back is refused (${run.quota})`
 			: '';
@@ -52,8 +53,8 @@ function refusedTarget(run) {
 		const over = rs - TARGET.laterRefusedShare;
 		return { text: `≤ ${pct(TARGET.laterRefusedShare)} of calls`, over: over > 0 && pct(over) };
 	}
-	const most = run.role === 'headers' ? TARGET.headersRefused : run.quotaLimit;
-	const text = run.role === 'headers' ? 'none' : `≤ one burst (${int(most)} calls, the quota)`;
+	const most = run.headers ? TARGET.headersRefused : run.quotaLimit;
+	const text = run.headers ? 'none' : `≤ one burst (${int(most)} calls, the quota)`;
 	return { text, over: run.refused > most && `${int(run.refused - most)} call(s)` };
 }
 
