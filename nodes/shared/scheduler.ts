@@ -237,7 +237,6 @@ export class CallScheduler {
 			if (!this.shrink(seq, ahead, verdict) && probedBound) {
 				this.quota.dropCandidate();
 				this.boundSuspect = false;
-				this.decrease = undefined; // settled: a limit on calls in flight
 			}
 		}
 		this.pump();
@@ -289,10 +288,8 @@ export class CallScheduler {
 		if (reading === 'quota' || reading === 'quota found') return true;
 		// Only a new wave lowers the bound: a handled wave's other refusals, read late, count too few.
 		if (seq < this.lastDecreaseSeq) return false;
-		// A decrease not yet settled keeps the bound from before it: a call beyond the bound that
-		// shows them a quota's gives it back whole, not one step of it.
-		if (!this.decrease) this.limitBeforeDecrease = this.limit;
 		this.decrease = { seq, serving };
+		this.limitBeforeDecrease = this.limit;
 		this.limit = Math.max(1, Math.min(this.limit, serving));
 		this.successes = 0;
 		this.probeAfter = Math.min(this.probeAfter * 2, MAX_PROBE_AFTER);
