@@ -1,4 +1,12 @@
-import { capped, cappedAtService, keywordList, quota, unlimited } from './modelledService';
+import {
+	capped,
+	cappedAtService,
+	keywordList,
+	quota,
+	unlimited,
+	type Busy,
+	type Service,
+} from './modelledService';
 
 // The scheduler against a modelled service on jest's fake clock (modelledService.ts): a keyword
 // list of one page per keyword, as the node sends it, at a quick service's latency and at a real
@@ -101,6 +109,14 @@ describe.each([150, 2000])(
 	},
 );
 
+/** A first contact and a later run at 2 s an answer in a busy n8n, each on a service from `make`. */
+async function firstAndLater(make: () => Service, busy: Busy, laterKeywords = 200) {
+	const options = { latencyMs: 2000, maxInFlight: MAX_IN_FLIGHT, busy };
+	const first = await keywordList(200, make(), options);
+	const later = await keywordList(laterKeywords, make(), { ...options, learned: first.learned });
+	return { first, later };
+}
+
 describe('CallScheduler at 10 a second in a busy n8n', () => {
 	it('2 s an answer, 4 ms to send each call and to read each answer: first contact finds the quota, not 10 calls in flight', async () => {
 		// The burst's 190 refusals are read one after another: the slowest 1.5 s after its start.
@@ -123,11 +139,9 @@ describe('CallScheduler at 10 a second in a busy n8n', () => {
 	});
 
 	it('2 s an answer, right after another client used up the quota, refusals read out of order: near the quota', async () => {
-		const options = { latencyMs: 2000, maxInFlight: MAX_IN_FLIGHT };
 		const flooded = () => quota(10, 1000, { flood: Array(10).fill(0) });
 		const busy = { startMs: 0, perCallMs: 1, scrambleMs: 300 };
-		const first = await keywordList(200, flooded(), { ...options, busy });
-		const later = await keywordList(200, flooded(), { ...options, busy, learned: first.learned });
+		const { first, later } = await firstAndLater(flooded, busy);
 		// Before: 58 % and 85 %. A refusal read before those of the calls ahead of it lowered the
 		// bound to calls the service had refused too (to 1 at worst), and set a quota of as many.
 		expect(21_000 / first.ms).toBeGreaterThan(0.8);
@@ -138,15 +152,9 @@ describe('CallScheduler at 10 a second in a busy n8n', () => {
 		// Before: 50 % and 49 %. The try's refusals, read late and out of order, made a quota of 10
 		// read 12; every window's last calls were refused, read as a limit on calls in flight, and
 		// the bound stayed at 10 calls (5 a second) in this run and the next.
-		const options = { latencyMs: 2000, maxInFlight: MAX_IN_FLIGHT };
 		const busy = { startMs: 0, perCallMs: 4, scrambleMs: 200 };
-		const first = await keywordList(200, quota(10, 1000), { ...options, busy });
+		const { first, later } = await firstAndLater(() => quota(10, 1000), busy);
 		expect(21_000 / first.ms).toBeGreaterThan(0.85);
-		const later = await keywordList(200, quota(10, 1000), {
-			...options,
-			busy,
-			learned: first.learned,
-		});
 		expect(21_000 / later.ms).toBeGreaterThan(0.9);
 		expect(later.learned.quota?.limit).toBe(10);
 	});
@@ -156,12 +164,10 @@ describe('CallScheduler at 10 a second in a busy n8n', () => {
 		// burst, so some of it is taken, and a try's refusals read out of order made the quota read
 		// high. 77 % and 76 % now: a bound lowered twice gets one step back when a call beyond it
 		// is taken (given back whole, a quota with a limit of 3 calls in flight refused a wave more).
-		const options = { latencyMs: 2000, maxInFlight: MAX_IN_FLIGHT };
 		const flooded = () => quota(10, 1000, { flood: Array(10).fill(-700) });
 		const busy = { startMs: 0, perCallMs: 3, scrambleMs: 300 };
-		const first = await keywordList(200, flooded(), { ...options, busy });
+		const { first, later } = await firstAndLater(flooded, busy, 1000);
 		expect(21_000 / first.ms).toBeGreaterThan(0.75);
-		const later = await keywordList(1000, flooded(), { ...options, busy, learned: first.learned });
 		expect(101_000 / later.ms).toBeGreaterThan(0.72);
 	});
 
