@@ -133,6 +133,8 @@ export class RateQuota {
 	/** Calls not refused, by sequence number. */
 	private readonly calls = new Map<number, Call>();
 	private quickestMs = Infinity;
+	/** The slowest answer (refusals aside): less the quickest, how late n8n sent a call at most. */
+	private slowestMs = 0;
 	/** This run's quickest page, and an earlier run's, for the calls started before the first answer. */
 	private quickestPageMs = Infinity;
 	private recalledPageMs = Infinity;
@@ -251,6 +253,7 @@ export class RateQuota {
 		const call = this.calls.get(seq);
 		if (call) {
 			this.quickestMs = Math.min(this.quickestMs, now - call.startedAt);
+			this.slowestMs = Math.max(this.slowestMs, now - call.startedAt);
 			this.arrivalMs = Math.min(this.arrivalMs, now - call.startedAt);
 			if (took) this.quickestPageMs = Math.min(this.quickestPageMs, now - call.startedAt);
 			this.firstAnswerAt ??= now;
@@ -426,12 +429,20 @@ export class RateQuota {
 
 	/** When the service took a call, at the latest (see the class comment). */
 	private placedAt({ startedAt, answeredAt }: Call) {
-		if (answeredAt === undefined) return startedAt + this.arrivalMs;
+		// In flight: sent at most as late as any answered call was (their spread of round trips),
+		// and no later than the quickest answer. (By the quickest alone, a quota of 10 a second at
+		// 2 s a page, its first refusal not yet seen, paced one window per round trip: 52 %.)
+		if (answeredAt === undefined) return startedAt + Math.min(this.arrivalMs, this.lateMs());
 		// An answer bounds the arrival even when a busy n8n sent the call late; the calls sent while
 		// n8n was busy starting the run, by an earlier run's quickest page as well.
 		const startBurst = this.firstAnswerAt === undefined || startedAt < this.firstAnswerAt;
 		const quickest = startBurst ? Math.min(this.quickestMs, this.recalledPageMs) : this.quickestMs;
 		return Math.max(startedAt, answeredAt - quickest);
+	}
+
+	/** How late n8n sent a call at most, from the answers so far (Infinity before the first). */
+	private lateMs() {
+		return this.quickestMs === Infinity ? Infinity : this.slowestMs - this.quickestMs;
 	}
 
 	/** The calls placed after `since`, oldest first. */

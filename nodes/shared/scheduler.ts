@@ -48,7 +48,8 @@ export class CallScheduler {
 	private readonly queue: Array<{ start: () => void; stop: (error: Error) => void }> = [];
 
 	private pausedUntil = 0;
-	private pauseTimer = false;
+	/** When the pump's timer wakes it, if one is set. */
+	private wakeAt: number | undefined;
 	private successes = 0;
 	private probeAfter = FIRST_PROBE_AFTER;
 
@@ -315,11 +316,15 @@ export class CallScheduler {
 		this.settleBoundProbe(Date.now());
 		while (this.queue.length > 0 && this.roomInMs() === 0) this.queue.shift()?.start();
 		const pauseLeft = this.roomInMs();
-		if (this.queue.length === 0 || pauseLeft === Infinity || this.pauseTimer) return;
-		this.pauseTimer = true;
+		if (this.queue.length === 0 || pauseLeft === Infinity) return;
+		// An answer can bring the room closer (a call in flight is placed late in its window until
+		// then): a timer set before it would start the next window's calls a round trip late.
+		const wakeAt = Date.now() + pauseLeft;
+		if (this.wakeAt !== undefined && this.wakeAt <= wakeAt) return;
+		this.wakeAt = wakeAt;
 		this.wait(pauseLeft).then(
 			() => {
-				this.pauseTimer = false;
+				if (this.wakeAt === wakeAt) this.wakeAt = undefined;
 				this.pump();
 			},
 			() => undefined,

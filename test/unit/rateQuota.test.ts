@@ -18,13 +18,30 @@ describe('RateQuota: a quota found from refusals', () => {
 		expect(quota.delayMs(1025)).toBe(0);
 	});
 
-	it('counts calls in flight as in the window, taken by their start plus the quickest answer', () => {
+	it('counts calls in flight as in the window, taken by their start when every answer took as long', () => {
 		const { quota } = quotaOfFour(); // answers and the refusal came back in 100 ms
 		for (const seq of [5, 6, 7]) quota.started(seq, 1025);
 		expect(quota.delayMs(1025)).toBe(0); // three in flight, one more may start
 		quota.started(8, 1025);
-		expect(quota.delayMs(1025)).toBe(1125 + 1025 - 1025); // taken by 1125
-		expect(quota.delayMs(2150)).toBe(0); // out of the window, answered or not
+		expect(quota.delayMs(1025)).toBe(1025); // taken by 1025: n8n sent none late so far
+		expect(quota.delayMs(2050)).toBe(0); // out of the window, answered or not
+	});
+
+	it('a call in flight is taken as late as n8n sent one (the spread of answers), at most the quickest answer later', () => {
+		const stated = { limit: 2, windowMs: 1000 };
+		const refusedOnly = new RateQuota();
+		refusedOnly.started(0, 0);
+		refusedOnly.refused(0, tooMany(1000, stated), 0, 1, 100);
+		for (const seq of [1, 2]) refusedOnly.started(seq, 1100);
+		expect(refusedOnly.delayMs(1100)).toBe(1100 + 100 + 1025 - 1100); // no answer: by the refusal's 100 ms
+
+		const quota = new RateQuota();
+		served(quota, [0], 0, 60);
+		served(quota, [1], 0, 100); // sent 40 ms later than call 0, or slower to answer
+		quota.started(2, 0);
+		quota.refused(2, tooMany(1000, stated), 0, 3, 100);
+		for (const seq of [3, 4]) quota.started(seq, 1100);
+		expect(quota.delayMs(1100)).toBe(1100 + 40 + 1025 - 1100);
 	});
 
 	it('a further refusal of the known quota is a quota, not a new one', () => {
@@ -118,7 +135,7 @@ describe('RateQuota: a quota found from refusals', () => {
 		quota.started(14, 3000);
 		quota.started(15, 3000);
 		// Still 4 at once (the refusal at 6 widened the margin to 50 ms).
-		expect(quota.delayMs(3000)).toBe(3100 + 1050 - 3000);
+		expect(quota.delayMs(3000)).toBe(1050);
 		for (const seq of [12, 13, 14, 15]) quota.answered(seq, 3100);
 		// Another client now shares the quota: two went through, the third refused.
 		served(quota, [16, 17], 5000, 5100);
@@ -304,6 +321,6 @@ describe('RateQuota: a refusal with calls in flight, a candidate quota', () => {
 		// window: that a busy n8n read the refusal after the window moved on changes nothing.
 		expect(quota.refused(5, tooMany(1000), 0, 6, 1200)).toBe('quota found');
 		for (const seq of [6, 7, 8, 9]) quota.started(seq, 1200);
-		expect(quota.delayMs(1200)).toBe(1200 + 100 + 1025 - 1200);
+		expect(quota.delayMs(1200)).toBe(1025);
 	});
 });

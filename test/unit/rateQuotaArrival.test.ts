@@ -190,9 +190,9 @@ describe('RateQuota: when the service took a call', () => {
 
 	it('a call in flight longer than a window after it was taken no longer counts', () => {
 		const quota = steadyQuotaOfFour();
-		quota.started(5, 1100); // a slow call, still out: taken by 1200
+		quota.started(5, 1100); // a slow call, still out: taken by 1100 (no answer was sent late)
 		served(quota, [6, 7, 8], 1300, 1400);
-		expect(quota.delayMs(1400)).toBe(1200 + 1025 - 1400); // 5, 6, 7 and 8: full
-		expect(quota.delayMs(2225)).toBe(0); // 5 left the window, though it is still out
+		expect(quota.delayMs(1400)).toBe(1100 + 1025 - 1400); // 5, 6, 7 and 8: full
+		expect(quota.delayMs(2125)).toBe(0); // 5 left the window, though it is still out
 	});
 });

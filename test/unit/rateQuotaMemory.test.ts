@@ -80,7 +80,8 @@ describe('RateQuota: what it keeps for the next run', () => {
 	it("back up to its ceiling: a late refusal of the wave before does not spend the ceiling's test", () => {
 		const quota = steadyQuotaOfFour();
 		served(quota, [5, 6, 7], 2000, 2100);
-		for (const seq of [8, 9]) quota.started(seq, 2000);
+		quota.started(8, 2000);
+		quota.started(9, 2100);
 		quota.refused(8, tooMany(1000), 0, 10, 2100); // paced at 3; 9 still out
 		for (const seq of [10, 11]) quota.started(seq, 3100);
 		quota.delayMs(3100); // 9, 10 and 11: held at 3
