@@ -323,4 +323,17 @@ describe('RateQuota: a refusal with calls in flight, a candidate quota', () => {
 		for (const seq of [6, 7, 8, 9]) quota.started(seq, 1200);
 		expect(quota.delayMs(1200)).toBe(1025);
 	});
+
+	it('read before the refusals of the calls it counted: each of those lowers it, and with none left it goes', () => {
+		// Another client used up the window; n8n reads the burst's refusals out of order, call 4's
+		// first. Its reading counts calls 0-3 as taken, but the service refused them as well.
+		const quota = new RateQuota();
+		for (const seq of [0, 1, 2, 3, 4]) quota.started(seq, 0);
+		expect(quota.refused(4, tooMany(1000), 4, 5, 100)).toBe('calls in flight');
+		expect(quota.candidateRoomInMs(100)).toBeGreaterThan(0); // 0-3 fill a candidate of 4
+		for (const seq of [0, 1]) quota.refused(seq, tooMany(1000), 0, 5, 110);
+		expect(quota.candidateRoomInMs(110)).toBeGreaterThan(0); // 2 and 3 fill a candidate of 2
+		for (const seq of [2, 3]) quota.refused(seq, tooMany(1000), 0, 5, 120);
+		expect(quota.candidateRoomInMs(120)).toBe(Infinity); // none served: no candidate
+	});
 });
