@@ -31,7 +31,11 @@ function render(results) {
 	const rows = [
 		...verdicts(results, t, s, m),
 		...(phases.quotas
-			? [...quotaVerdicts(phases.quotas), ...floodVerdicts(phases.quotas.flood)]
+			? [
+					// The installed node's default Max Calls in Flight, which the keylists phase reads.
+					...quotaVerdicts(phases.quotas, phases.keylists?.defaultMaxInFlight),
+					...floodVerdicts(phases.quotas.flood),
+				]
 			: []),
 		...keywordListCredits(phases),
 	];

@@ -29,18 +29,41 @@ const CASES = {
 const caseOf = (run) =>
 	run.role === 'flood' ? `${CASES.flood} (${CONTACT[run.contact]})` : CASES[run.role];
 
+/**
+ * A first contact's refusals: its start burst (every keyword up to Max Calls in Flight, sent at
+ * once, as issue 30's "Start fast" asks) less what the quota takes of it, refused once; the rest
+ * came later (tries above a quota learnt from refusals). Undefined for a later run.
+ */
+function startBurstOf(run, maxInFlight) {
+	if (run.contact !== 'first' || maxInFlight === undefined) return undefined;
+	const calls = Math.min(run.keywords, maxInFlight);
+	const refused = Math.min(run.refused, Math.max(0, calls - run.quotaLimit));
+	return { calls, refused, later: run.refused - refused };
+}
+
+/** The refusals of a first contact split as startBurstOf does, and the target read that way. */
+function burstReading(run, maxInFlight) {
+	const burst = startBurstOf(run, maxInFlight);
+	if (!burst) return '';
+	const split = `${int(burst.refused)} in its start burst of ${int(burst.calls)} calls (the quota takes ${int(run.quotaLimit)} of it), ${int(burst.later)} later`;
+	if (run.headers) return `; ${split}`;
+	const over = run.refused - burst.calls;
+	const read = over > 0 ? `missed by ${int(over)} call(s)` : 'met';
+	return `; ${split}. Read as one burst of the node's own (its start burst, ${int(burst.calls)} calls): ${read}`;
+}
+
 /** Why a run missed a target, from its own figures and what the node was told. */
-function why(run) {
+function why(run, maxInFlight) {
 	const refused = `${int(run.refused)} of ${int(run.calls)} calls refused`;
 	const told = run.headers
 		? `; the service announced the quota (${run.quota}) in RateLimit-* headers on every answer, the first included${run.contact === 'first' ? ': the node reads them from its first answer, when every call of its start burst is out' : ''}`
 		: run.contact === 'first'
 			? `; at first contact the node is not told the quota: what it starts before the first refusal comes back is refused (${run.quota})`
 			: '';
-	return `${refused}${told}; other processes used ${f1(run.foreignCores)} cores ${see}`;
+	return `${refused}${told}${burstReading(run, maxInFlight)}; other processes used ${f1(run.foreignCores)} cores ${see}`;
 }
 
-const missedBy = (by, run) => `missed by ${by}: ${why(run)}`;
+const missedBy = (by, run, maxInFlight) => `missed by ${by}: ${why(run, maxInFlight)}`;
 const creditsMissed = (run) =>
 	run.credits === run.keywords
 		? ''
@@ -58,8 +81,8 @@ function refusedTarget(run) {
 	return { text, over: run.refused > most && `${int(run.refused - most)} call(s)` };
 }
 
-/** Two rows per node run: share of the quota, then refused calls and credits. */
-function runVerdicts(run) {
+/** Two rows per node run: share of the quota, then refused calls and credits (`maxInFlight`: the default). */
+function runVerdicts(run, maxInFlight) {
 	const tp = throughput(run);
 	const what = `${int(run.keywords)} keywords at ${run.quota}, ${latency(run.latencyMs)} per answer, ${caseOf(run)}`;
 	const refused = refusedTarget(run);
@@ -72,12 +95,14 @@ function runVerdicts(run) {
 		{
 			target: `${what}: refused ${refused.text}; credits = keywords`,
 			result: `${int(run.refused)} of ${int(run.calls)}: **${pct(refusedShare(run))}**; **${int(run.credits)}** credits`,
-			verdict: creditsMissed(run) || (refused.over ? missedBy(refused.over, run) : 'met'),
+			verdict:
+				creditsMissed(run) || (refused.over ? missedBy(refused.over, run, maxInFlight) : 'met'),
 		},
 	];
 }
 
-const quotaVerdicts = (q) => [q.perSecond, q.perWindow].flatMap((g) => g.node.flatMap(runVerdicts));
+const quotaVerdicts = (q, maxInFlight) =>
+	[q.perSecond, q.perWindow].flatMap((g) => g.node.flatMap((run) => runVerdicts(run, maxInFlight)));
 
 function rows(group) {
 	const label = (run) =>
