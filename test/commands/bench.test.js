@@ -24,4 +24,13 @@ test('npm run bench runs every phase and writes a report in which credits meet t
 		'| credits = 40 (one per keyword, 429s free) | **40** credits | **met** |',
 	);
 	expect(text).toMatch(/\| credits spent equal to the minimum in every case \| (\d+) of \1 cases /);
+
+	// CONTRIBUTING.md's re-render from the kept results, without measuring: the same report.
+	const again = path.join(REPO_ROOT, '.cache', 'bench', 'smoke-again.md');
+	const rendered = await runToEnd(
+		'node bench/report.js .cache/bench/smoke-results.json .cache/bench/smoke-again.md',
+		{ timeoutS: 60 },
+	);
+	expect(rendered.code).toBe(0);
+	expect(fs.readFileSync(again, 'utf8')).toBe(text);
 });

@@ -23,6 +23,7 @@ const RUNS = {
 	'npm run format': ['scripts/test.sh', 'npm run --silent format:check'],
 	'npm run demo': ['test/commands/demo.test.js', "'npm run demo -- jazz photosocial 5'"],
 	'npm run bench': ['test/commands/bench.test.js', 'npm run --silent bench -- --smoke'],
+	'node bench/report.js': ['test/commands/bench.test.js', 'node bench/report.js'],
 	// Hours in full: run on a few lines (not by scripts/test.sh, which runs the other layers).
 	'npm run test:mutation': ['test/commands/mutation.test.js', "'npm run test:mutation"],
 	'npm run reference-service': [
