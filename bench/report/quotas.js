@@ -30,26 +30,20 @@ const caseOf = (run) =>
 	run.role === 'flood' ? `${CASES.flood} (${CONTACT[run.contact]})` : CASES[run.role];
 
 /**
- * A first contact's refusals: its start burst (every keyword up to Max Calls in Flight, sent at
- * once, as issue 30's "Start fast" asks) less what the quota takes of it, refused once; the rest
- * came later (tries above a quota learnt from refusals). Undefined for a later run.
+ * A first contact's refusals split: its start burst (every keyword up to Max Calls in Flight, sent
+ * at once, as issue 30's "Start fast" asks) less what the quota takes of it, refused once; the rest
+ * came later (tries above a quota learnt from refusals). Without headers, the refusals target read
+ * as one burst of the node's own as well. Empty for a later run.
  */
-function startBurstOf(run, maxInFlight) {
-	if (run.contact !== 'first' || maxInFlight === undefined) return undefined;
-	const calls = Math.min(run.keywords, maxInFlight);
-	const refused = Math.min(run.refused, Math.max(0, calls - run.quotaLimit));
-	return { calls, refused, later: run.refused - refused };
-}
-
-/** The refusals of a first contact split as startBurstOf does, and the target read that way. */
 function burstReading(run, maxInFlight) {
-	const burst = startBurstOf(run, maxInFlight);
-	if (!burst) return '';
-	const split = `${int(burst.refused)} in its start burst of ${int(burst.calls)} calls (the quota takes ${int(run.quotaLimit)} of it), ${int(burst.later)} later`;
+	if (run.contact !== 'first' || maxInFlight === undefined) return '';
+	const calls = Math.min(run.keywords, maxInFlight);
+	const inBurst = Math.min(run.refused, Math.max(0, calls - run.quotaLimit));
+	const split = `${int(inBurst)} in its start burst of ${int(calls)} calls (the quota takes ${int(run.quotaLimit)} of it), ${int(run.refused - inBurst)} later`;
 	if (run.headers) return `; ${split}`;
-	const over = run.refused - burst.calls;
+	const over = run.refused - calls;
 	const read = over > 0 ? `missed by ${int(over)} call(s)` : 'met';
-	return `; ${split}. Read as one burst of the node's own (its start burst, ${int(burst.calls)} calls): ${read}`;
+	return `; ${split}. Read as one burst of the node's own (its start burst, ${int(calls)} calls): ${read}`;
 }
 
 /** Why a run missed a target, from its own figures and what the node was told. */
