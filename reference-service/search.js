@@ -46,10 +46,13 @@ function injectedFault({ platform, query, cursor }, state) {
 }
 
 /**
- * Spec 7: a bad q, limit or cursor is refused before any fetch, as an HTTP 200.
+ * Spec 7: a bad q, limit or cursor is refused before any fetch, free. The spec gives no status for
+ * it: 200 by default, 400 or 422 (--refusal-status) as many real services answer.
  * @returns {Answer | {limit: number, offset: number}}
  */
-function readInput({ platform, query, limit, cursor }, { defaultPageSize, maxPageSize }) {
+function readInput({ platform, query, limit, cursor }, config) {
+	const { defaultPageSize, maxPageSize, refusalStatus } = config;
+	const refuse = (code, message) => refusal(refusalStatus, code, message);
 	if (!query) return refuse('query_required', 'Query parameter q is required');
 	if (limit !== null && !(/^\d+$/.test(limit) && Number(limit) >= 1)) {
 		return refuse('invalid_limit', 'limit must be an integer of at least 1');
@@ -62,9 +65,9 @@ function readInput({ platform, query, limit, cursor }, { defaultPageSize, maxPag
 	return { limit: size, offset };
 }
 
-function refuse(code, message) {
+function refusal(status, code, message) {
 	const body = { success: false, available: false, error: { code, message }, data: null };
-	return { status: 200, body, outcome: 'refused', itemCount: 0 };
+	return { status, body, outcome: 'refused', itemCount: 0 };
 }
 
 function lookup({ platform, query }, { limit, offset }, state) {

@@ -22,6 +22,7 @@ const SEARCH_PATH = /^\/v1\/([^/]+)\/sound\/search$/;
 // The server's flags (README.md) as options; `now` lets a test set the clock.
 const DEFAULTS = {
 	...{ keys: ['sandbox-key'], revokedKeys: [], maxPageSize: 50, defaultPageSize: 20 },
+	refusalStatus: 200,
 	...{ cacheSeconds: 60, capacity: 0, latencyMs: 0, retryAfterSeconds: 1, now: Date.now },
 	quota: { limit: 0, windowMs: 1000, headers: false },
 };

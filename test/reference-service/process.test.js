@@ -93,4 +93,6 @@ it('reads port and keys from the environment when no flag is given', () => {
 		keys: ['z'],
 	});
 	expect(() => readSettings(['--max-page-size', '0'], {})).toThrow(/max-page-size/);
+	expect(readSettings(['--refusal-status', '422'], {}).refusalStatus).toBe(422);
+	expect(() => readSettings(['--refusal-status', '404'], {})).toThrow(/200, 400, 422/);
 });

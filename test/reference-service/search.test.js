@@ -5,6 +5,7 @@
 
 const { fnv1a32, SOUND_FIELDS } = require('../../reference-service/catalogue');
 const { encodeCursor } = require('../../reference-service/cursor');
+const { withReferenceService } = require('../harness/referenceService');
 const { KEY, OTHER_KEY, REVOKED_KEY, FRESH, serviceForFile } = require('./shared');
 
 const service = serviceForFile();
@@ -176,6 +177,28 @@ describe('refused requests', () => {
 		expect(requests.map((r) => [r.outcome, r.creditsCharged])).toEqual([['refused', 0]]);
 		expect(totals).toEqual({ requests: 1, creditsCharged: 0 });
 	});
+
+	it.each([400, 422])(
+		'answers them with %i instead when started with --refusal-status (still free, same body)',
+		async (status) => {
+			const flags = { keys: [KEY], args: ['--refusal-status', String(status)] };
+			await withReferenceService(flags, async (strict) => {
+				const empty = await strict.search('shortvideo', { q: '' });
+				expect([empty.status, empty.credits, empty.body.error.code]).toEqual([
+					status,
+					'0',
+					'query_required',
+				]);
+				// Only refusals change: a search is still a 200.
+				expect((await strict.search('shortvideo', { q: 'snow' })).status).toBe(200);
+				const { requests } = await strict.ledger();
+				expect(requests.map((r) => [r.status, r.outcome, r.creditsCharged])).toEqual([
+					[status, 'refused', 0],
+					[200, 'ok', 1],
+				]);
+			});
+		},
+	);
 
 	it('hands out the cursors those cases replay, and accepts an equal query written otherwise', async () => {
 		const first = await search('shortvideo', { q: 'rain', limit: '2' });
