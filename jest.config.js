@@ -9,10 +9,12 @@
  *   e2e n8n 2.x / 1.x  the packed package in each pinned n8n line (n8n-host/), CLI and REST
  *   queue              n8n in queue mode: Redis, PostgreSQL, a main and workers
  *   editor             the n8n editor in headless Chromium (scripts/ensure-chromium.sh)
- *   commands           every command the README names, run briefly as a user types it
+ *   commands           the commands a newcomer types (README), run briefly as a user types them
+ *   nightly            what is slow and rarely breaks (scripts/test-nightly.sh): the benchmark
+ *                      smoke and report re-render, Stryker on a few lines, the error shapes
+ *                      re-recorded, the queue-env smoke, the growth window on the real clock
  *
- * Real-n8n layers start about 1 GB processes: scripts/layer.sh runs them two files at a time
- * (`-w 2`: their files mostly wait, on n8n's polls, a browser, a command's end), queue mode `-w 1`.
+ * Real-n8n layers start about 1 GB processes: scripts/layer.sh says how many files run at once.
  */
 const { deadlineMs } = require('./test/harness/deadlines');
 
@@ -70,5 +72,11 @@ module.exports = {
 		layer('queue', 'queue', { ...realN8n, slowS: 120 }),
 		layer('editor', 'editor', realN8n),
 		layer('commands', 'commands', realN8n),
+		// The growth window's scenario is e2e's, on the newest line (test/setup/n8nLine.js).
+		layer('nightly', 'nightly', {
+			...realN8n,
+			globals: { N8N_LINE: '2.x' },
+			setup: ['<rootDir>/test/setup/n8nLine.js'],
+		}),
 	],
 };

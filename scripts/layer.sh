@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Runs one test layer (a project of jest.config.js) with Node 24: `npm run test:<layer>`, extra
-# arguments go to jest. The real-n8n layers run two files at a time (each n8n takes about 1 GB and
-# a core while it starts; their files mostly wait), queue mode one (its stack is five processes).
-# The editor layer first makes sure Chromium is there.
+# arguments go to jest. The engine layer runs three files at a time (they mostly wait on the real
+# clock); the real-n8n layers two (each n8n takes about 1 GB and a core while it starts; their
+# files mostly wait), queue mode one (its stack is five processes). The editor layer first makes
+# sure Chromium is there.
 set -euo pipefail
 here="$(dirname "${BASH_SOURCE[0]}")"
-layer="${1:?usage: scripts/layer.sh <unit|engine|reference-service|release|e2e|queue|editor|commands|mutation> [jest args]}"
+layer="${1:?usage: scripts/layer.sh <unit|engine|reference-service|release|e2e|queue|editor|commands|nightly|mutation> [jest args]}"
 shift
 source "$here/node24.sh"
 cd "$repo_root"
@@ -19,13 +20,10 @@ case "$layer" in
 esac
 case "$layer" in
   queue | release) set -- -w 1 "$@" ;;
-  # e2e: two files at once (test/setup/slowFirst.js orders them): the growth window (3.5 min on
-  # the real clock) and the shared n8n of each line mostly wait (n8n's polls, the clock), and
-  # 1.x's may wait for its install. npm test runs the growth window apart, beside later layers.
-  e2e) set -- -w 2 "$@" ;;
-  # Two files at once: each command starts its own n8n on free ports of its own (the editor has
-  # one file, its one shared session of n8n and browser).
-  editor | commands) set -- -w 2 "$@" ;;
+  engine) set -- -w 3 "$@" ;;
+  # Two files at once (test/setup/slowFirst.js orders them): e2e's shared n8n of each line, 1.x's
+  # waiting for its install; each command or nightly file starts its own n8n on free ports.
+  e2e | editor | commands | nightly) set -- -w 2 "$@" ;;
 esac
 [ "$layer" = editor ] && bash "$here/ensure-chromium.sh"
 # Arguments first: --selectProjects takes every word after it as a project name (a test path too).

@@ -1,9 +1,10 @@
 'use strict';
 
-// Every command the documentation names (README.md, CONTRIBUTING.md, docs/*.md) is run by
-// `npm test`: here each one is mapped to the file that runs it and the words it runs it with, and
-// both must exist. A command added to the documentation without a run fails this test; so does a
-// run that is removed or renamed.
+// Every command the documentation names (README.md, CONTRIBUTING.md, docs/*.md) is run by one of
+// the two tiers, `npm test` (every commit) or `npm run test:nightly` (every night): here each one
+// is mapped to the file that runs it and the words it runs it with; both must exist, and a test
+// file must be in a layer one of the tiers runs. A command added to the documentation without a
+// run fails this test; so does a run that is removed or renamed.
 const fs = require('node:fs');
 const path = require('node:path');
 const { REPO_ROOT } = require('./run');
@@ -22,18 +23,16 @@ const RUNS = {
 	// format writes; npm test runs the same prettier over the same files as a check.
 	'npm run format': ['scripts/test.sh', 'npm run --silent format:check'],
 	'npm run demo': ['test/commands/demo.test.js', "'npm run demo -- jazz photosocial 5'"],
-	'npm run bench': ['test/commands/bench.test.js', 'npm run --silent bench -- --smoke'],
-	'node bench/report.js': ['test/commands/bench.test.js', 'node bench/report.js'],
-	// Hours in full: run on a few lines (not by scripts/test.sh, which runs the other layers).
-	'npm run test:mutation': ['test/commands/mutation.test.js', "'npm run test:mutation"],
+	'npm run bench': ['test/nightly/bench.test.js', 'npm run --silent bench -- --smoke'],
+	'node bench/report.js': ['test/nightly/bench.test.js', 'node bench/report.js'],
+	// Hours in full: run on a few lines.
+	'npm run test:mutation': ['test/nightly/mutation.test.js', "'npm run test:mutation"],
+	'npm run test:nightly': ['.github/workflows/nightly.yml', 'npm run test:nightly'],
 	'npm run reference-service': [
 		'test/commands/referenceService.test.js',
 		'npm run --silent reference-service',
 	],
-	'bash scripts/queue-env.sh up': [
-		'test/commands/queueEnv.test.js',
-		'bash scripts/queue-env.sh up',
-	],
+	'bash scripts/queue-env.sh up': ['test/nightly/queueEnv.test.js', 'bash scripts/queue-env.sh up'],
 	'bash scripts/queue-env.sh install': [
 		'test/harness/queue/prerequisites.js',
 		'queue-env.sh install',
@@ -45,7 +44,7 @@ const RUNS = {
 	],
 	'node test/scanner/scan.js': ['scripts/test.sh', 'node test/scanner/scan.js'],
 	'node test/fixtures/n8n-errors/record.js': [
-		'test/commands/errorShapes.test.js',
+		'test/nightly/errorShapes.test.js',
 		'node test/fixtures/n8n-errors/record.js',
 	],
 	// The release steps that publish cannot run in a test; their dry runs do (test/release/).
@@ -56,10 +55,21 @@ const RUNS = {
 	// The scan by name needs the published package: the same analyzer runs on the packed tarball.
 	'npx @n8n/scan-community-package': ['test/scanner/scan.js', 'analyzePackage'],
 };
-// Every layer's script (package.json test:<layer>) is run by scripts/test.sh as `layer <layer>`.
-const { scripts } = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
-for (const script of Object.keys(scripts).filter((name) => name.startsWith('test:')))
-	RUNS[`npm run ${script}`] ??= ['scripts/test.sh', `layer ${script.slice('test:'.length)}`];
+/** The two tiers' scripts; a tier runs a layer as `layer <name>` (test.sh) or by layer.sh. */
+const TIERS = ['scripts/test.sh', 'scripts/test-nightly.sh'];
+const read = (/** @type {string} */ file) => fs.readFileSync(path.join(REPO_ROOT, file), 'utf8');
+/** The tier that runs a layer, or undefined. @param {string} name */
+const tierOfLayer = (name) =>
+	TIERS.find((tier) =>
+		new RegExp(`\\b(layer|run_layer \\S+|layer\\.sh) ${name}\\b`).test(read(tier)),
+	);
+// Every layer's script (package.json test:<layer>) is run by a tier as a layer.
+const { scripts } = JSON.parse(read('package.json'));
+for (const script of Object.keys(scripts).filter((name) => name.startsWith('test:'))) {
+	const name = script.slice('test:'.length);
+	const tier = tierOfLayer(name);
+	if (tier) RUNS[`npm run ${script}`] ??= [tier, name];
+}
 
 /** The documents whose commands must run: the README, CONTRIBUTING.md and docs/. */
 const DOCUMENTS = [
@@ -69,9 +79,7 @@ const DOCUMENTS = [
 ].filter((file) => file.endsWith('.md'));
 
 function readmeCommands() {
-	const readme = DOCUMENTS.map((file) => fs.readFileSync(path.join(REPO_ROOT, file), 'utf8')).join(
-		'\n',
-	);
+	const readme = DOCUMENTS.map(read).join('\n');
 	const spans = [...readme.matchAll(/`([^`\n]+)`/g)].map((match) => match[1]);
 	const blocks = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].flatMap((match) =>
 		match[1].split('\n').map((line) => line.replace(/#.*/, '').trim()),
@@ -86,8 +94,11 @@ test('the documentation names commands (the parser finds them)', () => {
 	);
 });
 
-test.each(readmeCommands())('documented command "%s" is run by npm test', (program) => {
+test.each(readmeCommands())('documented command "%s" is run by a tier', (program) => {
 	expect(RUNS).toHaveProperty([program]);
 	const [file, words] = RUNS[program];
-	expect(fs.readFileSync(path.join(REPO_ROOT, file), 'utf8')).toContain(words);
+	expect(read(file)).toContain(words);
+	// A test file runs only when its layer (its folder) does.
+	const folder = /^test\/([\w-]+)\/[^/]+\.test\.js$/.exec(file)?.[1];
+	if (folder) expect([file, tierOfLayer(folder)]).toEqual([file, expect.any(String)]);
 });

@@ -7,9 +7,8 @@
 // test and what a test activated is deactivated after it (scenario.js), and each module says
 // what it leaves behind (files, a Data Table). The order matters: `n8n execute` runs headless on
 // the user folder before n8n is started on it; the trend cases restart n8n, so the modules after
-// them prove that the restarted server carries on. trendWindow.e2e.test.js keeps its own n8n: it
-// waits minutes on the real clock, and as its own file it runs beside this one (two workers,
-// test/setup/slowFirst.js starts both first).
+// them prove that the restarted server carries on. The growth window on the real clock is nightly
+// (test/nightly/trendWindow.test.js).
 
 const { useN8n } = require('./scenario');
 const { deadlineMs } = require('../harness/deadlines');

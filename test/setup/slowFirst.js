@@ -6,11 +6,10 @@
 const Sequencer = require('@jest/test-sequencer').default;
 
 const SLOW = [
-	'e2e/trendWindow.e2e.test.js', // a 3-minute growth window, 3.5 min
-	'e2e/sharedN8n.e2e.test.js', // every other e2e case on one n8n, n8n's own minute poll among them
-	'editor/editor.editor.test.js', // one stack and browser for the node, cost notice, every example, trends
-	'commands/bench.test.js', // the benchmark's smoke run
-	'commands/mutation.test.js', // StrykerJS on a few lines
+	'e2e/sharedN8n.e2e.test.js', // every e2e case on one n8n, n8n's own minute poll among them
+	'commands/start.test.js', // the npm start stack
+	'nightly/trendWindow.test.js', // a 3-minute growth window, 3.5 min on the real clock
+	'nightly/bench.test.js', // the benchmark's smoke run
 ];
 
 /** The newest n8n line: the files of older lines run after its own (see sort). */

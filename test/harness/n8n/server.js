@@ -7,6 +7,7 @@ const waitOn = require('wait-on');
 const { n8nEnv, superviseN8n } = require('./install');
 const { deadlineMs, timedOut } = require('../deadlines');
 const { until } = require('../poll');
+const { inTurn } = require('./startLock');
 
 const STOP_GRACE_MS = 10_000;
 
@@ -30,12 +31,16 @@ function getFreePort(preferred = 0) {
 /**
  * `n8n start` on 127.0.0.1 (free ports unless given), resolved once GET /healthz/readiness and
  * GET /rest/settings answer 200 (n8n 1.x is "ready" as soon as its database is migrated, before
- * its REST routes exist); on failure it is stopped and the start rejected with its logs.
+ * its REST routes exist); on failure it is stopped and the start rejected with its logs. Starts
+ * take turns with every other n8n start on the machine (startLock.js).
  * @param {string} userFolder
  * @param {{ port?: number, brokerPort?: number, env?: Record<string, string | undefined>,
  *   readyTimeoutMs?: number }} [options]
  */
-async function startN8n(
+const startN8n = (userFolder, options = {}) => inTurn(() => startNow(userFolder, options));
+
+/** @param {string} userFolder @param {Parameters<typeof startN8n>[1]} options */
+async function startNow(
 	userFolder,
 	{ port, brokerPort, env = {}, readyTimeoutMs = deadlineMs('n8nReady') } = {},
 ) {

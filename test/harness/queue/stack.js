@@ -101,8 +101,8 @@ class QueueStack {
 			]);
 		});
 		const count = this.options.workers ?? 2;
-		// All n8n processes start together: the first to reach the fresh database runs n8n's
-		// migrations under its advisory lock, the others wait for it.
+		// Asked for together, started in turn (../n8n/startLock.js): the main first, which runs
+		// n8n's migrations on the fresh database.
 		await this.step(`main and ${count} workers ready`, async () => {
 			const all = [
 				this.startN8n('main', 'main'),

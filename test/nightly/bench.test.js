@@ -5,7 +5,7 @@
 // BENCHMARKS.md). Figures at these sizes mean nothing; that the phases run and credits hold does.
 const fs = require('node:fs');
 const path = require('node:path');
-const { runToEnd, REPO_ROOT } = require('./run');
+const { runToEnd, REPO_ROOT } = require('../commands/run');
 const { deadlineMs } = require('../harness/deadlines');
 
 jest.setTimeout(deadlineMs(660));

@@ -6,7 +6,7 @@
 // without the mutated code) kills none, so the killed count is what this checks.
 const fs = require('node:fs');
 const path = require('node:path');
-const { runToEnd } = require('./run');
+const { runToEnd } = require('../commands/run');
 const { deadlineMs } = require('../harness/deadlines');
 
 jest.setTimeout(deadlineMs(300));

@@ -5,11 +5,10 @@
 // at chosen moments, while the reference service's days move the counts. What the engine layer
 // cannot show: n8n's saved static data carrying the trigger's history from poll to poll, and
 // Date.now() of the n8n process measuring the window. The rules themselves are proven in
-// test/engine/triggerRising.test.ts. Newest line only: 3.5 minutes, and nothing line-specific
-// (cases/trends.js proves rising once on each line). Its own file, with its own n8n, so that jest
-// runs it beside sharedN8n.e2e.test.js, which holds the other cases (scripts/layer.sh: two workers).
+// test/engine/triggerRising.test.ts, rising in n8n on each line in test/e2e/cases/trends.js.
+// Nightly: 3.5 minutes of waiting, and it has not broken since it was written.
 
-const { useN8n, sleep, soundIds } = require('./scenario');
+const { useN8n, sleep, soundIds } = require('../e2e/scenario');
 const { deadlineMs } = require('../harness/deadlines');
 
 const scenario = useN8n();

@@ -3,7 +3,7 @@
 // `bash scripts/queue-env.sh up [N]`, as the README gives it, in its smoke form: the reference
 // service, Redis, PostgreSQL, an n8n main and one worker with the examples, addresses printed,
 // then everything torn down by pid.
-const { runToEnd } = require('./run');
+const { runToEnd } = require('../commands/run');
 
 test('bash scripts/queue-env.sh up 1 brings queue mode up with a worker, then tears it down', async () => {
 	const { code, output } = await runToEnd('bash scripts/queue-env.sh up 1 --smoke', {
