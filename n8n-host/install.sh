@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # Installs a pinned n8n application, once per machine: the line named by the first argument or
-# N8N_LINE (2.x by default; a folder n8n-host/<line>/ with package.json + package-lock.json), into
-# the gitignored folder n8n_install_dir (lib.sh) gives: .cache/n8n-host for 2.x,
-# .cache/n8n-host-<line> for the others. It lives under a dot folder because `n8n-node build`
-# copies every *.svg/*.png it finds outside dot folders into dist/ (and so into the package).
+# N8N_LINE (2.x by default; a folder n8n-host/<line>/ with package.json + package-lock.json). The
+# install is kept outside the clone, keyed by the pin, Node's major and the lockfile, as CI caches
+# are ($SOUND_SEARCH_CACHE, default ~/.cache/n8n-nodes-sound-search/n8n-<line>-<key>): a new clone
+# on the machine finds it there, a changed lockfile gets a new one. The clone's folder that
+# n8n_install_dir (lib.sh) names (.cache/n8n-host for 2.x, .cache/n8n-host-<line> for the others)
+# is a link to it; a clone whose folder is a real one (installed before the cache) keeps it. It
+# lives under a dot folder because `n8n-node build` copies every *.svg/*.png it finds outside dot
+# folders into dist/ (and so into the package).
 # Idempotent: when the installed n8n matches the pin and the stamp of a completed install matches
 # package.json + package-lock.json, it does nothing. See README.md for why it installs this way.
 #   n8n-host/install.sh [2.x|1.x] [--check]
@@ -15,8 +19,6 @@ check_only="${2:-}"
 source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/lib.sh"
 line="$(n8n_line)"
 install_dir="$(n8n_install_dir)"
-mkdir -p "$install_dir"
-cd "$install_dir"
 
 t0=$(date +%s.%N)
 elapsed() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }
@@ -30,6 +32,17 @@ stamp_value() {
   echo "n8n@$pin node@$(node -p 'process.versions.node.split(".")[0]')" \
     "$(cat "$N8N_HOST_DIR/$line/package.json" "$N8N_HOST_DIR/$line/package-lock.json" 2>/dev/null | sha256sum | cut -c1-16)"
 }
+cache_root="${SOUND_SEARCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/n8n-nodes-sound-search}"
+mkdir -p "$cache_root" "$(dirname "$install_dir")"
+if [ -d "$install_dir" ] && [ ! -L "$install_dir" ]; then
+  lock="$N8N_HOST_DIR/../.cache/n8n-host-install.lock" # a clone's own install, as before the cache
+else
+  machine_dir="$cache_root/n8n-$line-$(stamp_value | sha256sum | cut -c1-16)"
+  mkdir -p "$machine_dir"
+  ln -sfn "$machine_dir" "$install_dir"
+  lock="$cache_root/install.lock"
+fi
+cd "$install_dir"
 
 installed_version() {
   node -p 'require("./node_modules/n8n/package.json").version' 2>/dev/null || echo none
@@ -47,7 +60,7 @@ fi
 
 # Two test processes may call this at once: serialise them, then re-check.
 # One lock for every line: two installs at once would only slow each other down.
-exec 9>"$N8N_HOST_DIR/../.cache/n8n-host-install.lock"
+exec 9>"$lock"
 flock 9
 if up_to_date; then
   echo "[n8n-host] n8n $pin installed by a concurrent run ($(elapsed "$t0") s)" >&2
@@ -66,10 +79,10 @@ cp "$N8N_HOST_DIR/$line/package.json" "$N8N_HOST_DIR/$line/package-lock.json" . 
 # that pins the same sqlite3 copies it. It compiles from sqlite3's own package in a folder of its
 # own, beside n8n's npm install below (which takes two minutes on a fresh machine), not after it.
 sqlite3_version="$(node -p "require('./package-lock.json').packages['node_modules/sqlite3']?.version ?? ''" 2>/dev/null || true)"
-kept="$N8N_HOST_DIR/../.cache/sqlite3-build/${sqlite3_version:-unpinned}-abi$(node -p process.versions.modules).node"
+kept="$cache_root/sqlite3-build/${sqlite3_version:-unpinned}-abi$(node -p process.versions.modules).node"
 compile_sqlite3() {
   local dir addon_api
-  dir="$N8N_HOST_DIR/../.cache/sqlite3-build/src-$sqlite3_version"
+  dir="$cache_root/sqlite3-build/src-$sqlite3_version"
   addon_api="$(node -p "require('./package-lock.json').packages['node_modules/node-addon-api'].version")"
   rm -rf "$dir" && mkdir -p "$dir" && echo '{"private": true}' >"$dir/package.json"
   (cd "$dir" &&
