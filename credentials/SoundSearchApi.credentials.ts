@@ -1,10 +1,4 @@
-import type {
-	IAuthenticate,
-	Icon,
-	ICredentialTestRequest,
-	ICredentialType,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IAuthenticate, Icon, ICredentialType, INodeProperties } from 'n8n-workflow';
 
 export class SoundSearchApi implements ICredentialType {
 	name = 'soundSearchApi';
@@ -48,23 +42,6 @@ export class SoundSearchApi implements ICredentialType {
 		headers: { ...requestOptions.headers, Authorization: `Bearer ${String(credentials.apiKey)}` },
 	});
 
-	// A search with an empty query is refused by the service before any fetch and never charged,
-	// but the key is checked first: a free way to tell a valid key from a rejected one.
-	test: ICredentialTestRequest = {
-		request: {
-			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
-			url: '/v1/shortvideo/sound/search',
-			qs: { q: '' },
-		},
-		rules: [
-			{
-				type: 'responseCode',
-				properties: { value: 401, message: 'The service rejected this API key (401)' },
-			},
-			{
-				type: 'responseCode',
-				properties: { value: 403, message: 'This API key is revoked or not allowed (403)' },
-			},
-		],
-	};
+	// No `test` here: n8n would run it instead of the nodes' credentialTest (`testedBy`), which
+	// speaks as a node run does (nodes/shared/credentialTest.ts).
 }

@@ -1,4 +1,5 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
+import { testSoundSearchApi } from '../shared/credentialTest';
 import { PLATFORM_PRICES } from '../shared/description';
 import { operationField, resourceField, soundSearchFields } from './description';
 import { searchAsTool, searchSounds } from './search';
@@ -7,6 +8,9 @@ export class SoundSearch implements INodeType {
 	// n8n runs Search as this custom operation (a workflow node, an AI Agent 3 tool) or through the
 	// routing below when it calls the tool directly (MCP Server Trigger): the same run (search.ts).
 	customOperations = { sound: { search: searchSounds } };
+
+	// The credential's Test button (nodes/shared/credentialTest.ts), named by `testedBy` below.
+	methods = { credentialTest: { soundSearchApiTest: testSoundSearchApi } };
 
 	description: INodeTypeDescription = {
 		displayName: 'Sound Search',
@@ -26,7 +30,7 @@ export class SoundSearch implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'soundSearchApi', required: true }],
+		credentials: [{ name: 'soundSearchApi', required: true, testedBy: 'soundSearchApiTest' }],
 		// Only the credential's host receives the key: cursors and values go as query values.
 		requestDefaults: { headers: { Accept: 'application/json' } },
 		properties: [

@@ -5,10 +5,14 @@ import {
 	type INodeTypeDescription,
 	type IPollFunctions,
 } from 'n8n-workflow';
+import { testSoundSearchApi } from '../shared/credentialTest';
 import { triggerFields } from './description';
 import { pollTrends } from './trendPoll';
 
 export class SoundSearchTrigger implements INodeType {
+	// The credential's Test button (nodes/shared/credentialTest.ts), named by `testedBy` below.
+	methods = { credentialTest: { soundSearchApiTest: testSoundSearchApi } };
+
 	description: INodeTypeDescription = {
 		displayName: 'Sound Search Trigger',
 		name: 'soundSearchTrigger',
@@ -29,7 +33,7 @@ export class SoundSearchTrigger implements INodeType {
 		polling: true,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'soundSearchApi', required: true }],
+		credentials: [{ name: 'soundSearchApi', required: true, testedBy: 'soundSearchApiTest' }],
 		properties: triggerFields,
 	};
 

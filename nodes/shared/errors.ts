@@ -80,6 +80,11 @@ const STATUS_MESSAGES: Record<number, [string, string]> = {
 		'The API key has no credits left (402 Payment Required)',
 		'Add credits to the account of this API key, then run the workflow again.',
 	],
+	// A wrong Base URL (a missing or extra path) reaches a server that has no search endpoint.
+	404: [
+		'The service has no such endpoint (404 Not Found)',
+		"Check the Base URL of the Sound Search API credential: the node adds /v1/<platform>/sound/search to it, so it is the service address (with your provider's path if it gives one, e.g. https://api.vendor.example/sound-search), not the full search address.",
+	],
 	429: [
 		'The service is rate limiting this API key (429 Too Many Requests)',
 		'Rate-limited calls are not charged. Lower the Max Calls in Flight option or raise Max Wait on Rate Limits, then run again for the searches that did not finish.',
@@ -105,6 +110,42 @@ function describeCall({ status, code }: FailedCall): [string, string] {
 		'Could not reach the Sound Search service',
 		`The connection failed (${code ?? 'no response'}). Check the Base URL of the Sound Search API credential and that the service is up.`,
 	];
+}
+
+/** A credential Base URL the key must not be sent to: [message, what to do]. */
+export function baseUrlNotValid(text: string): [string, string] {
+	return [
+		`The "Base URL" of the Sound Search API credential is not an http(s) address without query, fragment or user info: ${JSON.stringify(text.slice(0, 80))}`,
+		'Set it to the service address, like https://sound-search.example.com, http://127.0.0.1:4010 or https://api.vendor.example/sound-search (the node adds /v1/... to it), without a query, fragment or user info.',
+	];
+}
+
+// The credential Test says what a node run would say; only the advice differs where a run's
+// points at node options (a Test has none) or says "of this node".
+const TEST_ADVICE: Record<number, string> = {
+	401: 'Check the API key: paste it again from your Sound Search account.',
+	402: 'The key is valid: add credits to its account before running a workflow.',
+	403: 'The key may be revoked: use a valid key.',
+	429: 'Rate-limited calls are not charged. Test again in a minute.',
+};
+
+/** The credential Test's message for a call that shows the credential will not work as set. */
+export function credentialTestFailed(call: FailedCall, endpoint: string): string {
+	const [message, runAdvice] = describeCall(call);
+	const { status, code } = call;
+	let advice = runAdvice;
+	if (status !== undefined && TEST_ADVICE[status]) advice = TEST_ADVICE[status];
+	else if (status !== undefined && !STATUS_MESSAGES[status] && status < 500)
+		advice = 'Check the Base URL: it should be the address of the Sound Search service.';
+	else if (code && TIMEOUT_CODES.has(code))
+		advice = 'Check the Base URL and that the service is up, then test again.';
+	// Without an answer the address is what to check; with one, the status says enough.
+	return `${message}${status === undefined ? ` at ${endpoint}` : ''}. ${advice}`;
+}
+
+/** The credential Test's message for a 2xx answer that is not JSON (a web page, say). */
+export function notTheService(endpoint: string, status: number): string {
+	return `The address answered ${status} with something that is not JSON at ${endpoint}: it is not the Sound Search service. Check the Base URL.`;
 }
 
 /** A call that got no usable HTTP answer, after `attempts` tries. */

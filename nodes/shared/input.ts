@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { PLATFORMS, type Platform } from './description';
-import { invalid, type ErrorContext } from './errors';
+import { baseUrlNotValid, invalid, type ErrorContext } from './errors';
 
 // The checks both nodes make of what they were asked, before any (paid) call, and what a search
 // asks for. Parameters come as a function, so nothing here sees an n8n context.
@@ -46,19 +46,23 @@ export function fieldNamed(fields: INodeProperties[], name: string): INodeProper
 
 /**
  * The credential's Base URL, without trailing slashes: an http(s) address, perhaps with a path (a
- * gateway's prefix). A query, fragment or user info would be sent with the key: refused.
+ * gateway's prefix); undefined when it is not. A query, fragment or user info would be sent with
+ * the key: refused.
  */
-export function checkBaseUrl(at: ErrorContext, baseUrl: unknown): string {
+export function parseBaseUrl(baseUrl: unknown): string | undefined {
 	const text = String(baseUrl);
 	const url = URL.canParse(text) ? new URL(text) : undefined;
 	const web = url && ['http:', 'https:'].includes(url.protocol);
 	if (web && !/[?#]/.test(text) && !url.username && !url.password)
 		return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
-	throw invalid(
-		at,
-		`The "Base URL" of the Sound Search API credential is not an http(s) address without query, fragment or user info: ${JSON.stringify(text.slice(0, 80))}`,
-		'Set it to the service address, like https://sound-search.example.com, http://127.0.0.1:4010 or https://api.vendor.example/sound-search (the node adds /v1/... to it), without a query, fragment or user info.',
-	);
+	return undefined;
+}
+
+/** parseBaseUrl's address, or the node's error that says what to set. */
+export function checkBaseUrl(at: ErrorContext, baseUrl: unknown): string {
+	const url = parseBaseUrl(baseUrl);
+	if (url !== undefined) return url;
+	throw invalid(at, ...baseUrlNotValid(String(baseUrl)));
 }
 
 export function readPlatform(at: ErrorContext, platform: unknown): Platform {

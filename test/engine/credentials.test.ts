@@ -1,59 +1,150 @@
-import { SoundSearchApi } from '../../credentials/SoundSearchApi.credentials';
-import { runCredentialTest } from '../harness/engine/engine';
+import { withReferenceService } from '../harness/referenceService';
+import {
+	credentialHasOwnTest,
+	credentialTestOf,
+	NODES_WITH_THE_CREDENTIAL,
+	runCredentialTest,
+} from '../harness/engine/credentialTester';
 import { API_KEY, REVOKED_KEY, useReferenceService } from '../harness/engine/searchFixture';
 import { startPathPrefixProxy } from '../harness/pathPrefixProxy';
+import { closedPort, startWebPage } from '../harness/webPage';
+
+// The credential's Test button as n8n runs it (../harness/engine/credentialTester.ts) against the
+// reference service: one free call, and for each usual mistake the package's own message.
 
 const { service, calls } = useReferenceService();
-const rules = new SoundSearchApi().test.rules ?? [];
+const ENDPOINT = '/v1/shortvideo/sound/search';
+const OK = { status: 'OK', message: expect.stringMatching(/accepted the API key/) };
 
-/** The message n8n's tester would show: a rule matching the HTTP status, else the status itself. */
-function testerVerdict(error: { httpCode?: string | null } | undefined): string {
-	if (!error) return 'Connection successful!';
-	const rule = rules.find((candidate) => String(candidate.properties.value) === error.httpCode);
-	return rule ? `${rule.properties.message}` : `HTTP ${error.httpCode}`;
-}
+/** The one call a Test of a good or bad key must make: the refused (free) empty query. */
+const emptyQuery = (status: number, outcome: string) =>
+	expect.objectContaining({ path: ENDPOINT, q: '', status, outcome, creditsCharged: 0 });
 
-describe('credential test', () => {
-	it('accepts a valid key with a free request (the refused empty query)', async () => {
-		const run = await runCredentialTest({ apiKey: API_KEY, baseUrl: `${service().url}/` });
-
-		expect(testerVerdict(run.error)).toBe('Connection successful!');
-		expect(await calls()).toEqual([
-			expect.objectContaining({
-				q: '',
-				outcome: 'refused',
-				creditsCharged: 0,
-				authorization: `Bearer ${API_KEY}`,
-			}),
-		]);
-	});
-
-	it.each([
-		['an unknown key', 'not-a-key', 'The service rejected this API key (401)'],
-		['a revoked key', REVOKED_KEY, 'This API key is revoked or not allowed (403)'],
-	])('rejects %s, without spending credits', async (_case, apiKey, verdict) => {
-		const run = await runCredentialTest({ apiKey, baseUrl: service().url });
-
-		expect(testerVerdict(run.error)).toBe(verdict);
-		const seen = await calls();
-		expect(seen.length).toBeGreaterThan(0);
-		expect(seen.every((call) => call.creditsCharged === 0)).toBe(true);
+describe('which test n8n runs', () => {
+	it("is the nodes' function: the credential has no declarative test, which n8n would run instead", () => {
+		expect(credentialHasOwnTest()).toBe(false);
+		const tests = Object.values(NODES_WITH_THE_CREDENTIAL).map((Node) =>
+			credentialTestOf(new Node()),
+		);
+		// The lint and n8n's tester both look at every node that uses the credential.
+		expect(tests[0]).toEqual(expect.any(Function));
+		expect(new Set(tests).size).toBe(1);
 	});
 });
 
-describe('credential test with a Base URL that has a path', () => {
+describe('a good key', () => {
+	it('passes with one free call, the refused empty query (answered 200)', async () => {
+		const result = await runCredentialTest({ apiKey: API_KEY, baseUrl: `${service().url}/` });
+
+		expect(result).toEqual(OK);
+		const seen = await calls();
+		expect(seen).toEqual([emptyQuery(200, 'refused')]);
+		expect(seen[0].authorization).toBe(`Bearer ${API_KEY}`);
+	});
+
+	it.each([400, 422])(
+		'passes against a service that refuses the empty query with %i',
+		async (status) => {
+			const strict = { keys: [API_KEY], args: ['--refusal-status', String(status)] };
+			await withReferenceService(strict, async (other) => {
+				const result = await runCredentialTest({ apiKey: API_KEY, baseUrl: other.url });
+
+				expect(result).toEqual(OK);
+				expect((await other.ledger()).requests).toEqual([emptyQuery(status, 'refused')]);
+			});
+		},
+	);
+});
+
+describe('each usual mistake gets the message a node run gives, in at most one call', () => {
+	it.each([
+		['an unknown key', 'dummy-unknown-key-5d1e', 401, 'unauthorized', /rejected the API key \(401/],
+		['a revoked key', REVOKED_KEY, 403, 'forbidden', /not allowed to search \(403.*revoked/],
+	])('%s', async (_case, apiKey, status, outcome, message) => {
+		const result = await runCredentialTest({ apiKey, baseUrl: service().url });
+
+		expect(result).toEqual({ status: 'Error', message: expect.stringMatching(message) });
+		expect(result.message).not.toContain(apiKey);
+		// Not two: n8n's authenticated helper would send a 401's call again.
+		expect(await calls()).toEqual([emptyQuery(status, outcome)]);
+	});
+
+	it('a port where nothing listens', async () => {
+		const baseUrl = `http://127.0.0.1:${await closedPort()}`;
+
+		const result = await runCredentialTest({ apiKey: API_KEY, baseUrl });
+
+		expect(result.status).toBe('Error');
+		expect(result.message).toBe(
+			`Could not reach the Sound Search service at ${baseUrl}${ENDPOINT}. The connection failed (ECONNREFUSED). Check the Base URL of the Sound Search API credential and that the service is up.`,
+		);
+	});
+
+	it.each([
+		['a port with a typo (like ":4010x")', (url: string) => `${url}x`],
+		['a query in it', (url: string) => `${url}/?debug=1`],
+		['no scheme', () => 'sound-search.example.com'],
+	])('an invalid Base URL: %s, and no call', async (_case, typo) => {
+		const result = await runCredentialTest({ apiKey: API_KEY, baseUrl: typo(service().url) });
+
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(
+			/^The "Base URL" of the Sound Search API credential is not an http\(s\) address/,
+		);
+		expect(result.message).toContain('Set it to the service address, like');
+		expect(await calls()).toEqual([]);
+	});
+
+	it.each([
+		['a path the service does not have', '/api'],
+		['the full search address', ENDPOINT],
+	])('a wrong path: %s', async (_case, path) => {
+		const gateway = await startPathPrefixProxy(service().url, '/sound-search');
+		try {
+			const result = await runCredentialTest({ apiKey: API_KEY, baseUrl: `${gateway.url}${path}` });
+
+			expect(result).toEqual({
+				status: 'Error',
+				message: expect.stringMatching(
+					/^The service has no such endpoint \(404 Not Found\)\. Check the Base URL/,
+				),
+			});
+			expect(gateway.seen).toHaveLength(1);
+		} finally {
+			await gateway.close();
+		}
+	});
+
+	it('an address that answers with a web page, not the service', async () => {
+		const page = await startWebPage();
+		try {
+			const result = await runCredentialTest({ apiKey: API_KEY, baseUrl: page.url });
+
+			expect(result).toEqual({
+				status: 'Error',
+				message: `The address answered 200 with something that is not JSON at ${page.url}${ENDPOINT}: it is not the Sound Search service. Check the Base URL.`,
+			});
+			expect(page.hits()).toBe(1);
+		} finally {
+			await page.close();
+		}
+	});
+});
+
+describe('a Base URL with a path (a gateway)', () => {
 	it.each(['', '/'])(
 		'sends the test to <Base URL>/v1/... (trailing slash: "%s")',
 		async (slash) => {
 			const gateway = await startPathPrefixProxy(service().url, '/sound-search');
 			try {
-				const run = await runCredentialTest({ apiKey: API_KEY, baseUrl: `${gateway.url}${slash}` });
+				const result = await runCredentialTest({
+					apiKey: API_KEY,
+					baseUrl: `${gateway.url}${slash}`,
+				});
 
-				expect(testerVerdict(run.error)).toBe('Connection successful!');
-				expect(gateway.seen.map((r) => r.path)).toEqual([
-					'/sound-search/v1/shortvideo/sound/search?q=',
-				]);
-				expect(await calls()).toEqual([expect.objectContaining({ q: '', creditsCharged: 0 })]);
+				expect(result).toEqual(OK);
+				expect(gateway.seen.map((r) => r.path)).toEqual([`/sound-search${ENDPOINT}?q=`]);
+				expect(await calls()).toEqual([emptyQuery(200, 'refused')]);
 			} finally {
 				await gateway.close();
 			}

@@ -35,34 +35,6 @@ const URL_NAMES = [
 	...['formBase', 'formWaitingBase', 'formTestBase'],
 ];
 
-/**
- * What n8n's credential tester runs for a credential with a declarative `test`: a throwaway node
- * whose only parameter routes the test request, authenticated with the credential under test.
- */
-const credentialTest = new SoundSearchApi().test;
-class CredentialTestNode implements INodeType {
-	description = {
-		displayName: 'Credential Test',
-		name: 'credentialTest',
-		group: ['input'],
-		version: 1,
-		description: 'Sends the credential test request',
-		defaults: { name: 'Credential Test' },
-		inputs: ['main'],
-		outputs: ['main'],
-		credentials: [{ name: 'soundSearchApi', required: true }],
-		properties: [
-			{
-				displayName: 'Temp',
-				name: 'temp',
-				type: 'string',
-				default: '',
-				routing: { request: credentialTest.request },
-			},
-		],
-	} as INodeType['description'];
-}
-
 export const nodeTypes: INodeTypes = {
 	getByName: (type) => registry[type],
 	getByNameAndVersion: (type) => registry[type],
@@ -99,7 +71,6 @@ const registry: Record<string, INodeType> = {
 	[NODE_TYPE]: asServedByN8n(new SoundSearch()),
 	[TOOL_TYPE]: asServedByN8n(asTool(new SoundSearch())),
 	[TRIGGER_TYPE]: new SoundSearchTrigger(),
-	'test.credentialTest': new CredentialTestNode(),
 	'test.toolCaller': new ToolCaller(),
 };
 
@@ -158,11 +129,6 @@ export async function runAsTool(
 	return { answers: output.map(({ json }) => json), run: run.run };
 }
 const CALLER = 'Tool Caller';
-
-/** Runs the request of the credential's `test` the way n8n's credential tester does. */
-export async function runCredentialTest(credentials: Credentials): Promise<SearchRun> {
-	return await runNode({ type: 'test.credentialTest', parameters: {} }, [{}], credentials);
-}
 
 type NodeSettings = Pick<INode, 'type'> & Partial<INode>;
 
