@@ -1,17 +1,29 @@
 'use strict';
 
-// BENCHMARKS.md from the results of bench/run.js: a summary with a verdict per target, the
-// conditions, machine and versions, commands, method, a section per measurement and the raw
-// figures. Re-render without measuring again (from the results run.js keeps):
+// BENCHMARKS.md from the results of bench/run.js, in two files: BENCHMARKS.md, read at a glance
+// (conditions, the method in a few lines, one row per target of issue 43: glance.js), and
+// BENCHMARKS-appendix.md beside it, the full report (every target with its verdict, the machine
+// and versions, commands, method, a section per measurement and the raw figures). Re-render
+// both without measuring again (from the results run.js keeps):
 //   node bench/report.js [.cache/bench/last-results.json] [out]
+// The appendix goes next to `out`, under the same name whatever `out` is called, so that the
+// summary's links hold and a re-render to another name gives the same summary.
 
 const fs = require('node:fs');
 const path = require('node:path');
 const { table, blocks } = require('./report/format');
 const A = require('./report/analyse');
 const { TARGET_PER_PAGE_MS } = require('./report/targets');
-const { intro, conditionsOf, conditions, machineSection } = require('./report/header');
-const { verdicts, keywordListCredits } = require('./report/summary');
+const {
+	intro,
+	setting,
+	briefMethod,
+	conditionsOf,
+	conditions,
+	machineSection,
+} = require('./report/header');
+const { verdicts, keywordListCredits, creditChecks } = require('./report/summary');
+const { glanceRows, glanceSections, APPENDIX, NOT_MEASURED } = require('./report/glance');
 const { timeSection, whySection } = require('./report/time');
 const { scaleSection } = require('./report/scale');
 const { creditsSection, keywordsSection } = require('./report/keywords');
@@ -21,7 +33,31 @@ const { quotaSection, quotaVerdicts } = require('./report/quotas');
 const { floodSection, floodVerdicts } = require('./report/flood');
 const { rawSection } = require('./report/raw');
 
-function render(results) {
+const tidy = (text) => `${text.replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
+const verdictCell = (v) => (v === NOT_MEASURED ? v : `**${v}**`);
+
+/** BENCHMARKS.md: the conditions, the method in brief, issue 43's targets, the appendix's link. */
+function renderSummary(results) {
+	const rows = glanceRows(results, creditChecks(results.phases));
+	return tidy(
+		blocks(
+			intro(results),
+			conditions(results, conditionsOf(results)),
+			'## Method',
+			briefMethod(results, APPENDIX),
+			'## Summary',
+			`The targets of issue 43, one row each. Refused calls are free; shares are of the service's quota or capacity (ideal time ÷ measured time).`,
+			table(
+				['Target', 'Result', 'Verdict', 'Details'],
+				rows.map((r) => [r.target, r.result, verdictCell(r.verdict), r.where]),
+			),
+			`Every other target (per-page overhead, 10,000 sounds, the service capped at 4, …), the full tables, the machine and the raw figures: [${APPENDIX}](${APPENDIX}).`,
+		),
+	);
+}
+
+/** The appendix: the full report, every target with its verdict. */
+function renderAppendix(results, summaryName) {
 	const { phases } = results;
 	const t = phases.time && A.analyseTime(phases.time);
 	const s = phases.scale && A.analyseScale(phases.scale, t?.stats.noop.ms.median);
@@ -45,8 +81,10 @@ function render(results) {
 		x.verdict === 'met' ? '**met**' : `**${x.verdict}**`,
 	]);
 	const text = blocks(
-		intro(results),
-		'## Summary',
+		intro(results, ': the full tables'),
+		`The summary, issue 43's targets at a glance: [${summaryName}](${summaryName}). ${setting(results)}`,
+		'## All targets',
+		"Every target the benchmark judges, with the figures behind it: those of earlier issues (9, 20, 30), kept to compare with, and the measurements issue 43's targets are read from. Where the two differ (issue 43 asks 85 % of a quota at first contact, not 90 %, and accepts a first contact's refused start burst), the summary's verdict is the one that counts.",
 		table(['Target', 'Result', 'Verdict'], summary),
 		conditions(results, c),
 		machineSection(results, c),
@@ -58,12 +96,20 @@ function render(results) {
 		p ? profileSection(results, p) : '',
 		phases.keylists ? keywordScaleSection(phases.keylists) : '',
 		phases.quotas ? [quotaSection(phases.quotas), floodSection(phases.quotas.flood)] : '',
+		glanceSections(phases),
 		rawSection(results, t),
 	);
-	return `${text.replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
+	return tidy(text);
 }
 
-const writeReport = (file, results) => fs.writeFileSync(file, render(results));
+/** Both files: the summary at `file`, the appendix beside it. */
+function writeReport(file, results) {
+	fs.writeFileSync(file, renderSummary(results));
+	fs.writeFileSync(
+		path.join(path.dirname(file), APPENDIX),
+		renderAppendix(results, path.basename(file)),
+	);
+}
 
 if (require.main === module) {
 	const [input, out] = [
@@ -71,7 +117,7 @@ if (require.main === module) {
 		process.argv[3] ?? path.join(__dirname, '..', 'BENCHMARKS.md'),
 	].map((file) => path.resolve(file));
 	writeReport(out, JSON.parse(fs.readFileSync(input, 'utf8')));
-	process.stderr.write(`wrote ${out}\n`);
+	process.stderr.write(`wrote ${out} and ${path.join(path.dirname(out), APPENDIX)}\n`);
 }
 
-module.exports = { writeReport, render };
+module.exports = { writeReport, renderSummary, renderAppendix, APPENDIX };

@@ -110,4 +110,12 @@ function compareTable(k) {
 	return table(cols.split(' | '), rows);
 }
 
-module.exports = { compareVerdicts, compareTable, TARGET_RATIO };
+module.exports = {
+	compareVerdicts,
+	compareTable,
+	runsAt,
+	sizesOf,
+	ratioFor,
+	firstRatio,
+	TARGET_RATIO,
+};

@@ -192,4 +192,4 @@ function keywordScaleSection(k) {
 	].join('\n\n');
 }
 
-module.exports = { keywordScaleVerdicts, keywordScaleSection };
+module.exports = { keywordScaleVerdicts, keywordScaleSection, ofCapacity };
