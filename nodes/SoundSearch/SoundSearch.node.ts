@@ -23,7 +23,9 @@ export class SoundSearch implements INodeType {
 		// 2: Simplify and the AI tool's Output as n8n's UX guidelines define them (CHANGELOG).
 		version: [1, 2],
 		defaultVersion: 2,
-		subtitle: '={{$parameter["platform"] + ": " + $parameter["query"]}}',
+		// "shortvideo: lofi"; the platform alone while Query is empty (not "shortvideo:").
+		subtitle:
+			'={{ $parameter["platform"] + (String($parameter["query"] || "").trim() ? ": " + $parameter["query"] : "") }}',
 		// Also the tool's description n8n pre-fills for a model: the prices by value, what comes back.
 		description: `Search public sounds (audio tracks) by keyword on a short-video or a photo-and-video platform (${PLATFORM_PRICES}). Returns each sound's title, author, post count and audio URL, with the credits the call cost`,
 		defaults: { name: 'Sound Search' },
