@@ -17,16 +17,18 @@ const REPO_ROOT = path.resolve(__dirname, '..');
 const STATE_DIR = path.join(REPO_ROOT, '.cache', 'start');
 const USER_FOLDER = path.join(STATE_DIR, 'n8n');
 const PREFERRED = { service: 4010, model: 4011, n8n: 5678, broker: 5679 };
-const HELP = `Usage: npm start [-- --reset | --smoke]
-  --reset  remove .cache/start/n8n/ first (owner, executions and your own workflows are lost)
-  --smoke  start in a temp folder on free ports, run the demo workflow once, stop`;
+const HELP = `Usage: npm start [-- --reset | --new-mcp-token | --smoke]
+  --reset          remove .cache/start/n8n/ first (owner, executions and your own workflows are lost)
+  --new-mcp-token  replace the token MCP clients send (the old one stops working)
+  --smoke          start in a temp folder on free ports, run the demo workflow once, stop`;
+const FLAGS = ['--reset', '--new-mcp-token', '--smoke'];
 
 const args = process.argv.slice(2);
 if (args.includes('--help') || args.includes('-h')) {
 	console.log(HELP);
 	process.exit(0);
 }
-const unknown = args.filter((arg) => arg !== '--reset' && arg !== '--smoke');
+const unknown = args.filter((arg) => !FLAGS.includes(arg));
 if (unknown.length > 0) {
 	console.error(`Unknown argument(s): ${unknown.join(' ')} (try --help)`);
 	process.exit(2);
@@ -48,6 +50,7 @@ const stack = new Stack({
 		n8nPort: PREFERRED.n8n,
 		brokerPort: PREFERRED.broker,
 	}),
+	newMcpToken: args.includes('--new-mcp-token'),
 	log: (line) => say(`  [${++stepNo}] ${line}`),
 });
 
@@ -103,20 +106,25 @@ setInterval(() => {
 	}
 }, 1000).unref();
 
-/** Prints each request the reference service records, as it comes (polls its ledger). */
+/**
+ * Prints each request the reference service records, as it comes (polls its ledger), with the
+ * credits and calls so far at that request: a burst read in one poll must not show its final
+ * total on every line.
+ */
 async function followLedger() {
+	let credits = 0;
 	for (let lastSeq = 0; phase === 'running'; await sleep(1000)) {
 		// Fails only when the service is going away; the watcher reports that.
 		const ledger = await stack.service?.ledger().catch(() => undefined);
 		if (!ledger) continue;
-		const { requests, totals } = ledger;
-		for (const r of requests.filter((request) => request.seq > lastSeq)) {
+		for (const r of ledger.requests.filter((request) => request.seq > lastSeq)) {
 			lastSeq = r.seq;
+			credits += r.creditsCharged ?? 0;
 			const cursor = r.cursor ? ' cursor=…' : '';
 			say(
 				`[service ${String(r.at).slice(11, 19)}] ${r.method} ${r.path} q=${JSON.stringify(r.query ?? r.q)} limit=${r.limit ?? '-'}${cursor}` +
 					` -> ${r.status ?? 'dropped'} ${r.outcome}, ${plural(r.itemCount ?? 0, 'sound')}, ${plural(r.creditsCharged ?? 0, 'credit')}` +
-					` (so far ${plural(totals.creditsCharged, 'credit')} in ${plural(totals.requests, 'call')})`,
+					` (so far ${plural(credits, 'credit')} in ${plural(r.seq, 'call')})`,
 			);
 		}
 	}
@@ -155,8 +163,7 @@ function printReady(/** @type {string} */ seconds) {
 			'  Workflows:',
 			...workflows.flatMap((w) => [
 				`    - ${w.name}  ${stack.workflowUrl(w.id)}${w.file === '(built in)' ? '' : `  (${w.file})`}`,
-				// Published at start: an MCP client connects here (streamable HTTP, no auth).
-				...(stack.mcpUrl(w.id) ? [`      MCP server (published): ${stack.mcpUrl(w.id)}`] : []),
+				...mcpLines(stack.mcpServer(w.id)),
 			]),
 			...(problems.length > 0
 				? ['  Not imported:', ...problems.map((p) => `    ! ${p.split('\n')[0]}`)]
@@ -169,6 +176,29 @@ function printReady(/** @type {string} */ seconds) {
 			line,
 		].join('\n'),
 	);
+}
+
+/**
+ * How to connect an MCP client to a published MCP example: its URL and token together, and lines
+ * to paste (Claude Code's command; the JSON most other clients take).
+ * @param {{ url: string, token: string } | undefined} server
+ */
+function mcpLines(server) {
+	if (!server) return [];
+	const { url, token } = server;
+	const header = `Authorization: Bearer ${token}`;
+	const json = {
+		mcpServers: {
+			'sound-search': { type: 'http', url, headers: { Authorization: `Bearer ${token}` } },
+		},
+	};
+	return [
+		`      MCP server (published, streamable HTTP): ${url}`,
+		`      MCP token (Bearer; clients without it get 403): ${token}`,
+		`      Claude Code:  claude mcp add --transport http sound-search ${url} --header "${header}"`,
+		`      Other clients (JSON): ${JSON.stringify(json)}`,
+		'      New token: npm start -- --new-mcp-token (or change credential "Sound Search MCP token" in n8n)',
+	];
 }
 
 async function main() {

@@ -15,10 +15,11 @@ const TOOL = 'Sound_Search';
 
 /**
  * A connected MCP SDK client, and every text n8n sent it (JSON answers and event streams alike),
- * so that a test can look for the API key in all of it.
- * @param {string} url
+ * so that a test can look for the API key in all of it. `token`: sent as `Authorization: Bearer
+ * <token>` on every request, as a client set up with the example's token does.
+ * @param {string} url @param {{ token?: string }} [auth]
  */
-async function connectMcp(url) {
+async function connectMcp(url, { token } = {}) {
 	const received = /** @type {string[]} */ ([]);
 	/** @type {typeof fetch} */
 	const recordingFetch = async (input, init) => {
@@ -32,7 +33,11 @@ async function connectMcp(url) {
 		const { status, statusText, headers } = response;
 		return new Response(forClient, { status, statusText, headers });
 	};
-	const transport = new StreamableHTTPClientTransport(new URL(url), { fetch: recordingFetch });
+	const requestInit = token === undefined ? {} : { headers: { Authorization: `Bearer ${token}` } };
+	const transport = new StreamableHTTPClientTransport(new URL(url), {
+		fetch: recordingFetch,
+		requestInit,
+	});
 	const client = new Client({ name: 'sound-search-test', version: '1.0.0' });
 	await client.connect(transport);
 	return { client, received };

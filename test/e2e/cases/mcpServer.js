@@ -1,11 +1,14 @@
 'use strict';
 
-// examples/mcp-sound-search.json as an MCP client meets it: imported with only the credential
-// set, published, and reached with the official TypeScript MCP SDK client over streamable HTTP
-// (the transport the MCP Server Trigger serves from version 2 on, at /mcp/<path>). No hand-written
-// protocol: what a desktop assistant or an agent SDK would send. Each check reads the reference
-// service's ledger too. The example stays published for the tests of this describe only.
+// examples/mcp-sound-search.json as an MCP client meets it: imported with its two credentials set
+// (the Sound Search key, and the Bearer token its trigger requires, made here as a user makes it
+// in the editor), published, and reached with the official TypeScript MCP SDK client over
+// streamable HTTP (the transport the MCP Server Trigger serves from version 2 on, at
+// /mcp/<path>), with the token. No hand-written protocol: what a desktop assistant or an agent SDK
+// would send. Each check reads the reference service's ledger too. The example stays published
+// for the tests of this describe only.
 
+const crypto = require('node:crypto');
 const n8n = require('../../harness/n8n');
 const { TOOL, connectMcp, callSoundSearch } = require('../../harness/mcpClient');
 const { page, onePageEach } = require('../ledger');
@@ -13,33 +16,77 @@ const { KEYS } = require('../scenario');
 const { SIMPLIFIED_FIELDS: SIMPLIFIED } = require('../../harness/outputShape');
 
 const EXAMPLE = 'examples/mcp-sound-search.json';
+const TRIGGER = 'MCP Server Trigger';
+/** A tools/call as any MCP client posts it; refused before n8n reads it when the token is wrong. */
+const TOOL_CALL = {
+	jsonrpc: '2.0',
+	id: 1,
+	method: 'tools/call',
+	params: { name: TOOL, arguments: { query: 'lofi', platform: 'shortvideo', limit: 5 } },
+};
 const NEWEST = '[newest n8n line only]';
 /** @typedef {import('../scenario').E2eScenario} E2eScenario */
 
 /** @param {E2eScenario} scenario */
 function mcpServer(scenario) {
 	/** @type {string} */ let workflowId;
+	/** @type {string} */ let credentialId;
 	/** @type {Awaited<ReturnType<typeof connectMcp>>} */ let mcp;
+	const token = crypto.randomBytes(32).toString('base64url');
+	/** @type {string} */ let url;
 
 	beforeAll(async () => {
-		// As a user imports it: the file as shipped, only its credential resolved; then published.
-		({ id: workflowId } = await n8n.createWorkflowViaRest(
+		// As a user imports it: the file as shipped (Bearer auth on), its credentials resolved, the
+		// token's made in n8n first; then published.
+		const credential = { name: 'MCP token (e2e)', type: 'httpBearerAuth', data: { token } };
+		({ id: credentialId } = await n8n.dataOf(
 			scenario.rest,
-			scenario.workflow(EXAMPLE),
+			'POST',
+			'/rest/credentials',
+			credential,
 		));
+		const workflow = scenario.workflow(EXAMPLE);
+		const trigger = workflow.nodes.find((/** @type {any} */ n) => n.name === TRIGGER);
+		expect(trigger.parameters.authentication).toBe('bearerAuth');
+		expect(Object.keys(trigger.credentials)).toEqual(['httpBearerAuth']);
+		trigger.credentials.httpBearerAuth = { id: credentialId, name: credential.name };
+		({ id: workflowId } = await n8n.createWorkflowViaRest(scenario.rest, workflow));
 		await n8n.activateWorkflow(scenario.rest, workflowId);
-		const url = `${scenario.server?.url}/mcp/sound-search`;
+		url = `${scenario.server?.url}/mcp/sound-search`;
 		await n8n.untilWebhookServed(url);
-		mcp = await connectMcp(url);
+		mcp = await connectMcp(url, { token });
 	});
 	afterAll(async () => {
 		await mcp?.client.close();
 		if (workflowId) await n8n.deactivateWorkflow(scenario.rest, workflowId);
+		if (credentialId)
+			await n8n.dataOf(scenario.rest, 'DELETE', `/rest/credentials/${credentialId}`);
 	});
 	afterEach(() => {
 		// Everything the client got, the initialize answer and the tool list included.
 		expect(mcp.received.length).toBeGreaterThan(0);
 		for (const message of mcp.received) expect(message).not.toContain(KEYS.sound);
+	});
+
+	test(`a client without the token, or with a wrong one, is refused (403) before any tool runs, and nothing is spent ${NEWEST}`, async () => {
+		// n8n's Bearer check answers 403 "Authorization data is wrong!" to both.
+		for (const authorization of [undefined, 'Bearer not-the-token', `Bearer ${token}x`]) {
+			const answer = await fetch(url, {
+				method: 'POST',
+				headers: {
+					'Content-Type': 'application/json',
+					Accept: 'application/json, text/event-stream',
+					...(authorization && { Authorization: authorization }),
+				},
+				body: JSON.stringify(TOOL_CALL),
+			});
+			expect([authorization, answer.status]).toEqual([authorization, 403]);
+			expect(await answer.text()).not.toContain('lofi');
+		}
+		// The SDK client cannot even start a session.
+		await expect(connectMcp(url)).rejects.toMatchObject({ code: 403 });
+		await expect(connectMcp(url, { token: 'not-the-token' })).rejects.toMatchObject({ code: 403 });
+		expect(await scenario.ledger()).toEqual([]);
 	});
 
 	test(`lists one tool, Sound_Search, described for a model (platforms, prices, limit, what comes back), at no cost ${NEWEST}`, async () => {

@@ -129,10 +129,12 @@ async function runsGreen({ page, stack }, file, shot) {
  * @param {Stack['workflows'][number]} example @param {(name: string) => Promise<void>} shot
  */
 async function servesGreen(page, stack, example, shot) {
-	const url = String(stack.mcpUrl(example.id));
+	const { url, token } = /** @type {{ url: string, token: string }} */ (
+		stack.mcpServer(example.id)
+	);
 	await n8n.untilWebhookServed(url);
 	const callsBefore = await requestsSoFar(stack);
-	const { client } = await connectMcp(url);
+	const { client } = await connectMcp(url, { token });
 	try {
 		const args = { query: 'lofi', platform: 'shortvideo', limit: 5 };
 		const answer = await callSoundSearch(client, args);

@@ -25,6 +25,15 @@ const DEMO_OPENAI_CREDENTIAL = Object.freeze({
 	name: 'OpenAI account',
 	type: 'openAiApi',
 });
+/**
+ * The Bearer Auth credential of the MCP example's trigger: the token every MCP client must send
+ * (./mcpToken.js makes it). The example refers to this id and name.
+ */
+const DEMO_MCP_CREDENTIAL = Object.freeze({
+	id: 'soundSearchMcpToken',
+	name: 'Sound Search MCP token',
+	type: 'httpBearerAuth',
+});
 /** The key the fake model accepts (it is no OpenAI key). */
 const FAKE_MODEL_KEY = 'fake-model-key';
 /**
@@ -80,6 +89,7 @@ module.exports = {
 	SERVICE_KEY,
 	DEMO_CREDENTIAL,
 	DEMO_OPENAI_CREDENTIAL,
+	DEMO_MCP_CREDENTIAL,
 	FAKE_MODEL_KEY,
 	FILES_FOLDER,
 	DEMO_OWNER,

@@ -16,8 +16,10 @@ const { packageTarball } = require('../packageTarball');
 const demo = require('./demo');
 const { sourcesHash, valueHash, readStamp, writeStamp } = require('./restart');
 const { seededExamples, seedHistoryTable } = require('./demoHistory');
+const { mcpToken } = require('./mcpToken');
 
 const { DEMO_CREDENTIAL, DEMO_OPENAI_CREDENTIAL, DEMO_OWNER, DEMO_WORKFLOW, SERVICE_KEY } = demo;
+const { DEMO_MCP_CREDENTIAL } = demo;
 const { FAKE_MODEL_KEY, FILES_FOLDER, PACKAGE_NAME, readExampleWorkflows } = demo;
 /** The example whose Settings name the keywords and sounds of the demo history. */
 const HISTORY_EXAMPLE = path.join('examples', 'trend-history.json');
@@ -44,6 +46,8 @@ class Stack {
 	/** @type {import('../n8n/rest').RestRequest | undefined} */ request;
 	credential = { ...DEMO_CREDENTIAL, data: { apiKey: SERVICE_KEY, baseUrl: '' } };
 	openAiCredential = { ...DEMO_OPENAI_CREDENTIAL, data: { apiKey: FAKE_MODEL_KEY, url: '' } };
+	/** The token MCP clients send to the MCP example (set when the credentials are imported). */
+	mcpCredential = { ...DEMO_MCP_CREDENTIAL, data: { token: '' } };
 	filesFolder = ''; // <userFolder>/.n8n-files, the only folder n8n may read and write
 	/** @type {Array<{ id: string, name: string, file: string, nodes: any[] }>} */ workflows = [];
 	/** @type {string[]} */ problems = [];
@@ -54,9 +58,9 @@ class Stack {
 
 	/**
 	 * @param {{ userFolder?: string, servicePort?: number, modelPort?: number, n8nPort?: number,
-	 *   brokerPort?: number, log?: (line: string) => void }} [options] userFolder: kept (default:
-	 *   a temp one, removed by stop()); ports: preferred (default: any free one); log: a line per
-	 *   finished step
+	 *   brokerPort?: number, newMcpToken?: boolean, log?: (line: string) => void }} [options]
+	 *   userFolder: kept (default: a temp one, removed by stop()); ports: preferred (default: any
+	 *   free one); newMcpToken: replace the kept MCP token (rotation); log: a line per finished step
 	 */
 	constructor(options = {}) {
 		this.options = options;
@@ -146,7 +150,8 @@ class Stack {
 	 */
 	async importAll() {
 		const folder = /** @type {string} */ (this.userFolder);
-		const credentials = [this.credential, this.openAiCredential];
+		this.mcpCredential.data.token = mcpToken(folder, { renew: this.options.newMcpToken });
+		const credentials = [this.credential, this.openAiCredential, this.mcpCredential];
 		const examples = readExampleWorkflows();
 		this.problems.push(...examples.problems);
 		const all = [{ file: '(built in)', workflow: DEMO_WORKFLOW }, ...examples.workflows];
@@ -200,8 +205,9 @@ class Stack {
 
 	/**
 	 * Publishes the examples served by an MCP Server Trigger, so that a client can connect with
-	 * nothing to prepare: unlike a scheduled example, a published MCP server spends nothing until a
-	 * client calls it. Already published (a kept user folder): left as it is.
+	 * nothing to prepare but the printed token: unlike a scheduled example, a published MCP server
+	 * spends nothing until a client with the token calls it. Already published (a kept user
+	 * folder): left as it is.
 	 */
 	async publishMcpExamples() {
 		const request = /** @type {import('../n8n/rest').RestRequest} */ (this.request);
@@ -211,6 +217,12 @@ class Stack {
 			if (!active) await n8n.activateWorkflow(request, id);
 		}
 		return served.length ? served.map((w) => w.name).join('; ') : 'none';
+	}
+
+	/** What an MCP client needs for an example's MCP server: its URL and its token. @param {string} id */
+	mcpServer(id) {
+		const url = this.mcpUrl(id);
+		return url && { url, token: this.mcpCredential.data.token };
 	}
 
 	/** Production URL of the MCP server an example serves. @param {string} id */
