@@ -6,8 +6,8 @@
 // page it opens itself:
 //   cases/node.js        the Sound Search node: node panel, icon, parameters, runs, the demo
 //   cases/costNotice.js  the output panel's cost notice and creditsCharged in view
-//   cases/examples.js    every examples/*.json run green from the canvas
-//   cases/trends.js      the trend examples in the first session: the weekly report's chart in
+//   cases/examples.js    every examples/*.json run green from the canvas, once; after the trend
+//                        examples' runs cases/trends.js's checks: the weekly report's chart in
 //                        n8n, the rising alert's CSV of rising sounds (the demo trend history)
 // A stack and a browser per concern cost more CPU than every test of them together: the layer
 // is CPU-bound on two cores, so this file is its only n8n.
@@ -16,10 +16,9 @@ const { useEditorSession } = require('./session');
 const { nodeCases } = require('./cases/node');
 const { costNoticeCases } = require('./cases/costNotice');
 const { examplesCases } = require('./cases/examples');
-const { trendCases } = require('./cases/trends');
+const { trendChecks } = require('./cases/trends');
 
 const session = useEditorSession();
 nodeCases(session);
 costNoticeCases(session);
-examplesCases(session);
-trendCases(session);
+examplesCases(session, trendChecks(session));

@@ -34,10 +34,17 @@ async function agentRun(scenario, toolParameters) {
  * @param {E2eScenario} scenario @param {Record<string, number>} measured
  */
 function outputModes(scenario, measured) {
-	test('by default the model gets the Simplified sounds: 10 flat fields each, no media objects', async () => {
+	test("by default the model gets the Simplified sounds (10 flat fields each); the tool is offered with the $fromAI query only; n8n runs it as the node's custom operation, its cost hint on the tool's run", async () => {
 		const { run, sounds, bytes } = await agentRun(scenario, {});
 		measured.simplified = bytes;
 
+		const [first] = await scenario.model.requests();
+		const [tool] = first.body.tools;
+		expect(first.body.tools).toHaveLength(1);
+		expect(tool).toMatchObject({ type: 'function', function: { name: 'Sound_Search' } });
+		expect(tool.function.description).toMatch(/^Search public sounds/);
+		// Only the $fromAI() value is the model's to choose; platform, limit etc. stay fixed.
+		expect(Object.keys(tool.function.parameters.properties)).toEqual(['query']);
 		expect(await scenario.ledger()).toEqual([
 			page({ platform: 'shortvideo', q: 'rainy lofi', limit: '10', credits: 1, items: 10 }),
 		]);
@@ -48,13 +55,8 @@ function outputModes(scenario, measured) {
 		expect(run.items('AI Agent')).toEqual([
 			{ output: `Found 10 sounds for "rainy lofi". The first one is "${sounds[0].title}".` },
 		]);
-	});
-
-	test("n8n runs the tool as the node's custom operation: the run's cost hint is on the tool's run", async () => {
 		// Only the custom operation runs in a context that can add hints (the routing path's cannot):
 		// what docs/n8n-internals.md read in n8n's code for AI Agent 3, seen at run time.
-		const { run } = await agentRun(scenario, {});
-
 		expect(run.runData['Sound Search'][0].hints).toEqual([
 			expect.objectContaining({
 				message: expect.stringMatching(/^This run cost 1 credit: 1 call/),

@@ -3,10 +3,9 @@
 // examples/keywords-from-spreadsheet.json as users run it headless: `n8n execute` on the user
 // folder with no n8n server on it yet (sharedN8n.e2e.test.js registers these cases before the
 // server starts: the CLI would otherwise share its SQLite database with a running server, which is
-// not how users run it). The example reads the user's
-// .n8n-files/keywords.csv when there is one, else its sample rows; one search per row, every
-// sound in one XLSX file, .n8n-files/sound-search-results.xlsx (left there; no other case counts
-// it). Newest n8n line only.
+// not how users run it), with the user's .n8n-files/keywords.csv (the editor layer runs it on its
+// sample rows, without a file): one search per row, every sound in one XLSX file,
+// .n8n-files/sound-search-results.xlsx (left there; no other case counts it). Newest n8n line only.
 
 const fs = require('node:fs');
 const path = require('node:path');
@@ -20,22 +19,13 @@ const EXAMPLE = 'examples/keywords-from-spreadsheet.json';
 
 /** @param {import('../scenario').E2eScenario} scenario (not started) */
 function examplesHeadless(scenario) {
-	// One test() each (not test.each): the newest-line gate of test/setup/n8nLine.js wraps test().
-	for (const [what, rowsNode] of [
-		['without a keywords file: the sample rows', 'Sample Keywords (No File)'],
-		["with the user's .n8n-files/keywords.csv", 'Extract Keywords from CSV'],
-	]) {
-		test(`examples/keywords-from-spreadsheet.json ${what}, one search per row, all results in one XLSX file [newest n8n line only]`, async () => {
-			const userFile = path.join(scenario.filesDir, 'keywords.csv');
-			if (rowsNode === 'Extract Keywords from CSV')
-				fs.copyFileSync(path.join(REPO_ROOT, 'examples/keywords.csv'), userFile);
-			try {
-				await expectSpreadsheetRun(scenario, rowsNode);
-			} finally {
-				fs.rmSync(userFile, { force: true }); // the next case reads the sample rows again
-			}
-		});
-	}
+	test(`${EXAMPLE} with the user's .n8n-files/keywords.csv, one search per row, all results in one XLSX file [newest n8n line only]`, async () => {
+		fs.copyFileSync(
+			path.join(REPO_ROOT, 'examples/keywords.csv'),
+			path.join(scenario.filesDir, 'keywords.csv'),
+		);
+		await expectSpreadsheetRun(scenario, 'Extract Keywords from CSV');
+	});
 }
 
 /**

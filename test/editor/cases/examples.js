@@ -99,7 +99,7 @@ async function runsGreen({ page, stack }, file, shot) {
 	const example = stack.workflows.find((w) => w.file === file);
 	if (!example) throw new Error(`${file} was not imported`);
 	if (example.nodes.some((n) => n.type === MCP_TRIGGER))
-		return servesGreen(page, stack, example, shot);
+		return void (await servesGreen(page, stack, example, shot));
 	const callsBefore = await requestsSoFar(stack);
 	const filesBefore = filesWritten(stack);
 
@@ -119,6 +119,7 @@ async function runsGreen({ page, stack }, file, shot) {
 	expect(ran).not.toContain(NOT_SAVED);
 	const newFiles = filesWritten(stack).filter((f) => !filesBefore.includes(f));
 	expect(newFiles).toHaveLength(writes.filter((name) => ran.includes(name)).length);
+	return { run, newFiles };
 }
 
 /**
@@ -151,14 +152,24 @@ async function servesGreen(page, stack, example, shot) {
 }
 
 /**
- * Registers a test per example file against the shared session.
- * @param {import('../session').EditorSession} session
+ * @typedef {(session: import('../session').EditorSession, green: { run: any, newFiles: string[] })
+ *   => Promise<void>} MoreChecks what else an example's one green run must show (cases/trends.js)
  */
-function examplesCases(session) {
+
+/**
+ * Registers a test per example file against the shared session: each runs once, green, and then
+ * shows what `more` asks of it.
+ * @param {import('../session').EditorSession} session
+ * @param {Record<string, MoreChecks>} [more] by example file
+ */
+function examplesCases(session, more = {}) {
 	const { shot, step } = session.folder('examples');
 	test.each(EXAMPLE_FILES)('%s runs green from the canvas', (file) =>
-		step(path.basename(file, '.json'), () => runsGreen(session, file, shot)),
+		step(path.basename(file, '.json'), async () => {
+			const green = await runsGreen(session, file, shot);
+			if (green && more[file]) await more[file](session, green);
+		}),
 	);
 }
 
-module.exports = { examplesCases, runOnTheCanvas, lastRun, filesWritten };
+module.exports = { examplesCases };

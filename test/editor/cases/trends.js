@@ -1,40 +1,27 @@
 'use strict';
 
-// The trend examples in the first session of `npm start`, with nothing prepared but what it
-// prepares (the demo trend history, test/harness/stack/demoHistory.js): the weekly report draws
-// its chart, a line per top riser, in n8n's own output panel (Show Report's HTML view), and the
-// rising alert writes rising sounds, not a notice, to its CSV file. Screenshots in
-// artifacts/editor/trends/; the report page alone is the README's picture
-// (docs/images/weekly-trend-report.png, replaced with DOCS_IMAGES=1). Registered by
-// editor.editor.test.js against its shared session.
+// What the trend examples' one green run from the canvas (cases/examples.js) must also show in the
+// first session of `npm start`, with nothing prepared but what it prepares (the demo trend
+// history, test/harness/stack/demoHistory.js): the weekly report draws its chart, a line per top
+// riser, in n8n's own output panel (Show Report's HTML view), and the rising alert writes rising
+// sounds, not a notice, to its CSV file. Screenshots in artifacts/editor/trends/; the report page
+// alone is the README's picture (docs/images/weekly-trend-report.png, replaced with
+// DOCS_IMAGES=1). Their exact figures against the service are e2e's (test/e2e/cases/trends.js).
 
 const fs = require('node:fs');
 const path = require('node:path');
-const { runOnTheCanvas, lastRun, filesWritten } = require('./examples');
 
 const REPORT = path.join('examples', 'weekly-trend-report.json');
 const ALERT = path.join('examples', 'rising-sounds-alert.json');
 
 /** @typedef {import('../session').EditorSession} EditorSession */
 
-/** @param {EditorSession} session @param {string} file */
-function exampleOf({ stack }, file) {
-	const example = stack.workflows.find((w) => w.file === file);
-	if (!example) throw new Error(`${file} was not imported`);
-	return example;
-}
-
 /**
- * Runs the report from the canvas, opens Show Report and checks the page its output panel
- * shows; then the page alone, as the README shows it.
- * @param {EditorSession} session @param {ReturnType<EditorSession['folder']>} folder
+ * After the report's run: opens Show Report and checks the page its output panel shows; then the
+ * page alone, as the README shows it.
+ * @param {EditorSession} session @param {any} run @param {ReturnType<EditorSession['folder']>} folder
  */
-async function reportInN8n(session, { shot, docsShot }) {
-	const { page, stack } = session;
-	const example = exampleOf(session, REPORT);
-	await runOnTheCanvas(page, stack, example);
-	const { status, run } = await lastRun(stack, example.id);
-	expect(status).toBe('success');
+async function reportInN8n({ page }, run, { shot, docsShot }) {
 	const [chart] = run.resultData.runData['Weekly Chart'].at(-1).data.main[0];
 	const { html, risers } = chart.json;
 	// A chart needs at least two sounds' lines to compare; the demo history has more than 5 risers.
@@ -70,23 +57,16 @@ async function reportInN8n(session, { shot, docsShot }) {
 }
 
 /**
- * Runs the alert from the canvas: its trigger's memory (seeded a day ago) finds rising sounds,
- * and they, not a notice, are the rows of the CSV it writes.
- * @param {EditorSession} session @param {ReturnType<EditorSession['folder']>} folder
+ * After the alert's run: its trigger's memory (seeded a day ago) found rising sounds, and they,
+ * not a notice, are the rows of the CSV it wrote.
+ * @param {EditorSession} session @param {any} run @param {string[]} newFiles
  */
-async function alertWritesRisers(session, { shot }) {
-	const { page, stack } = session;
-	const example = exampleOf(session, ALERT);
-	const before = filesWritten(stack);
-	await runOnTheCanvas(page, stack, example);
-	await shot('rising-sounds-alert');
-	const { status, run } = await lastRun(stack, example.id);
-	expect(status).toBe('success');
+async function alertWritesRisers({ stack }, run, newFiles) {
 	const items = run.resultData.runData['Rising Sounds'][0].data.main[0].map((i) => i.json);
 	expect(items.length).toBeGreaterThan(0);
 	for (const item of items) expect(item).not.toHaveProperty('notice');
 
-	const [csv, ...more] = filesWritten(stack).filter((f) => !before.includes(f));
+	const [csv, ...more] = newFiles;
 	expect(more).toEqual([]);
 	const [header, ...rows] = fs
 		.readFileSync(path.join(stack.filesFolder, csv), 'utf8')
@@ -99,15 +79,17 @@ async function alertWritesRisers(session, { shot }) {
 }
 
 /**
- * Registers the trend tests against the shared session.
+ * The checks cases/examples.js runs after the trend examples' green runs.
  * @param {EditorSession} session
+ * @returns {Record<string, import('./examples').MoreChecks>}
  */
-function trendCases(session) {
+function trendChecks(session) {
 	const folder = session.folder('trends');
-	test('first session: the weekly trend report shows a chart, a line per top riser, in n8n', () =>
-		folder.step('weekly-report', () => reportInN8n(session, folder)));
-	test('first session: the rising sounds alert writes rising sounds to its CSV, no notice', () =>
-		folder.step('rising-alert', () => alertWritesRisers(session, folder)));
+	return {
+		[REPORT]: (_, { run }) => folder.step('weekly-report', () => reportInN8n(session, run, folder)),
+		[ALERT]: (_, { run, newFiles }) =>
+			folder.step('rising-alert', () => alertWritesRisers(session, run, newFiles)),
+	};
 }
 
-module.exports = { trendCases };
+module.exports = { trendChecks };
