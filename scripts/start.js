@@ -52,6 +52,7 @@ const stack = new Stack({
 	}),
 	newMcpToken: args.includes('--new-mcp-token'),
 	log: (line) => say(`  [${++stepNo}] ${line}`),
+	progress: (line) => say(`      ${line}`),
 });
 
 /** @type {'starting' | 'running' | 'stopping'} */

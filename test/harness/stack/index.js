@@ -17,6 +17,7 @@ const demo = require('./demo');
 const { sourcesHash, valueHash, readStamp, writeStamp } = require('./restart');
 const { seededExamples, seedHistoryTable } = require('./demoHistory');
 const { mcpToken } = require('./mcpToken');
+const { heartbeat, installDetail } = require('./progress');
 
 const { DEMO_CREDENTIAL, DEMO_OPENAI_CREDENTIAL, DEMO_OWNER, DEMO_WORKFLOW, SERVICE_KEY } = demo;
 const { DEMO_MCP_CREDENTIAL } = demo;
@@ -58,9 +59,10 @@ class Stack {
 
 	/**
 	 * @param {{ userFolder?: string, servicePort?: number, modelPort?: number, n8nPort?: number,
-	 *   brokerPort?: number, newMcpToken?: boolean, log?: (line: string) => void }} [options]
-	 *   userFolder: kept (default: a temp one, removed by stop()); ports: preferred (default: any
-	 *   free one); newMcpToken: replace the kept MCP token (rotation); log: a line per finished step
+	 *   brokerPort?: number, newMcpToken?: boolean, log?: (line: string) => void,
+	 *   progress?: (line: string) => void }} [options] userFolder: kept (default: a temp one,
+	 *   removed by stop()); ports: preferred (default: any free one); newMcpToken: replace the kept
+	 *   MCP token (rotation); log: a line per finished step; progress: a line every 15 s of a step
 	 */
 	constructor(options = {}) {
 		this.options = options;
@@ -68,13 +70,22 @@ class Stack {
 
 	/**
 	 * One timed, logged step; handles are stored inside it, so that a stop() during it finds them.
-	 * fn may resolve a note (e.g. why it had nothing to do), logged instead of "done".
+	 * fn may resolve a note (e.g. why it had nothing to do), logged instead of "done". While it
+	 * runs, options.progress hears what it is doing every 15 s (`doing`, and `detail()` if given).
 	 * @param {string} label
 	 * @param {() => Promise<string | void>} fn
+	 * @param {{ doing?: string, detail?: () => string }} [running]
 	 */
-	async step(label, fn) {
+	async step(label, fn, { doing = label, detail } = {}) {
 		const t0 = Date.now();
-		const note = this.stopping ? undefined : await fn();
+		const { progress } = this.options;
+		const stopBeating = progress ? heartbeat(progress, doing, detail) : () => {};
+		let note;
+		try {
+			note = this.stopping ? undefined : await fn();
+		} finally {
+			stopBeating();
+		}
 		if (this.stopping) throw new Error('stopped while starting');
 		this.timings[label] = Date.now() - t0;
 		const seconds = ((Date.now() - t0) / 1000).toFixed(1);
@@ -85,11 +96,19 @@ class Stack {
 		const t0 = Date.now();
 		const { userFolder: folder, servicePort, modelPort, n8nPort, brokerPort } = this.options;
 		try {
-			await this.step('n8n installed (n8n-host/install.sh)', async () => {
-				await n8n.ensureN8nInstalled();
-			});
-			await this.step('package built, packed and installed in the user folder', () =>
-				this.installPackage(folder),
+			const installing = {
+				doing: 'installing n8n (the first start on this machine only)',
+				detail: installDetail(n8n.INSTALL_DIR),
+			};
+			await this.step(
+				'n8n installed (n8n-host/install.sh)',
+				async () => void (await n8n.ensureN8nInstalled()),
+				installing,
+			);
+			await this.step(
+				'package built, packed and installed in the user folder',
+				() => this.installPackage(folder),
+				{ doing: 'building and packing the package (n8n-node build, npm pack)' },
 			);
 			await this.step('reference service started', async () => {
 				const args = ['--port', String(await n8n.getFreePort(servicePort))];
@@ -102,16 +121,20 @@ class Stack {
 				this.openAiCredential.data.url = this.model.url;
 			});
 			await this.step('credential and workflows imported', () => this.importAll());
-			await this.step('n8n started', async () => {
-				const port = await n8n.getFreePort(n8nPort);
-				const broker = await n8n.getFreePort(brokerPort);
-				// n8n runs in its user folder: the examples' relative .n8n-files is this folder.
-				this.filesFolder = path.join(/** @type {string} */ (this.userFolder), FILES_FOLDER);
-				fs.mkdirSync(this.filesFolder, { recursive: true });
-				const env = { N8N_RESTRICT_FILE_ACCESS_TO: this.filesFolder };
-				const options = { port, brokerPort: broker, env };
-				this.n8n = await n8n.startN8n(/** @type {string} */ (this.userFolder), options);
-			});
+			await this.step(
+				'n8n started',
+				async () => {
+					const port = await n8n.getFreePort(n8nPort);
+					const broker = await n8n.getFreePort(brokerPort);
+					// n8n runs in its user folder: the examples' relative .n8n-files is this folder.
+					this.filesFolder = path.join(/** @type {string} */ (this.userFolder), FILES_FOLDER);
+					fs.mkdirSync(this.filesFolder, { recursive: true });
+					const env = { N8N_RESTRICT_FILE_ACCESS_TO: this.filesFolder };
+					const options = { port, brokerPort: broker, env };
+					this.n8n = await n8n.startN8n(/** @type {string} */ (this.userFolder), options);
+				},
+				{ doing: 'starting n8n (database migrations on a new state; slower on a busy machine)' },
+			);
 			// Set up on a fresh user folder, or only logged in on a kept one (npm start).
 			await this.step('owner ready', async () => {
 				this.request = await n8n.setupOwner(String(this.n8n?.url), DEMO_OWNER);
