@@ -79,7 +79,7 @@ async function searchItems(
 	const run = new SearchRun({
 		...{ first: searching.input, per: 'run', total: read.length },
 		...{ stopOnFailure: !continueOnFail, baseUrl: searching.baseUrl, cancelSignal },
-		send: searchSender(ctx, { ...http, abortSignal: cancelSignal }),
+		send: searchSender(ctx, http),
 		serviceKey: serviceKeyOf(node, searching.baseUrl),
 	});
 	const outcomes: Array<Promise<SearchOutcome>> = [];

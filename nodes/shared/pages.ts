@@ -1,41 +1,34 @@
-import {
-	CreditBudgetReached,
-	RunStopped,
-	asNodeError,
-	rateLimitError,
-	searchStopped,
-	serviceError,
-	type ErrorContext,
-	type FailedCall,
-	type Progress,
-} from './errors';
+import { asNodeError, rateLimitError, searchStopped, serviceError } from './errors';
+import type { ErrorContext, FailedCall, Progress } from './errors';
 import type { SearchInput } from './input';
-import { quotaHint } from './quota';
-import type { CallScheduler, CallVerdict } from './scheduler';
+import { refusalWaitMs, retryAfterMs } from './limiter';
 import type { PageRequest, SearchAnswer, SearchPage } from './transport';
 
-// One search's pages: the cursor loop, and what to do after each call (retry, wait, fail).
+// One search's pages: the cursor loop, and what to do after each call (retry, fail).
+
+/** One call of the run, made once the budget and the limiter let it; `done` hands its slot back. */
+export type RunCall = (
+	request: PageRequest,
+) => Promise<{ answer: SearchAnswer | Error; done: () => void }>;
 
 /**
- * One search (an input item, a keyword of a poll): `send` makes one call within the run's credit
- * budget; `onFailure` is called before the failed call's slot frees, so the run can stop first.
+ * One search (an input item, a keyword of a poll) within its run: `call` makes one call through the
+ * run's budget and limiter; `onFailure` is called before the failed call's slot frees, so the run
+ * stops first; `mayWait` says whether the run may wait that long on a rate limit.
  */
 export interface Search {
 	at: ErrorContext;
 	input: SearchInput;
-	scheduler: CallScheduler;
 	baseUrl: string;
-	send: (request: PageRequest) => Promise<SearchAnswer>;
+	call: RunCall;
 	onFailure: () => void;
 	progress: () => Progress;
+	mayWait: (ms: number) => boolean;
+	wait: (ms: number) => Promise<void>;
 }
 
 /** What to do after one call, decided while its slot is still taken. */
-type Step =
-	| { page: SearchPage }
-	| { rateLimitWaitMs: number }
-	| { retryDelayMs: number }
-	| { fail: Error };
+type Step = { page: SearchPage } | { retryDelayMs: number } | { fail: Error };
 
 /** Follows nextCursor, asking each page for no more sounds than needed, until Limit or the last page. */
 export async function fetchPages(search: Search): Promise<SearchPage[]> {
@@ -57,9 +50,9 @@ export async function fetchPages(search: Search): Promise<SearchPage[]> {
 }
 
 /**
- * One page, through the run's scheduler: a 429 retried while the rate-limit budget lasts, a 5xx, a
- * timeout or a dropped connection within Retries per Page, anything else failing at once. `inspect`
- * may throw: the run stops before the slot frees, so no queued call starts in between.
+ * One page: a 429 asked again (the limiter holds it until Retry-After) while Max Wait on Rate
+ * Limits lasts, a 5xx, a timeout or a dropped connection within Retries per Page, anything else
+ * failing at once. `inspect` may throw: the run stops before the slot frees.
  */
 async function fetchPage(
 	search: Search,
@@ -70,32 +63,14 @@ async function fetchPage(
 	const request = pageRequest(search, limit, cursor);
 	const tries = { refusals: 0, failures: 0 };
 	for (;;) {
-		const { outcome, release } = await search.scheduler.send(
-			async () => await search.send(request),
-		);
-		// Out of budget, or the run stopped while this call waited for it: no call was made.
-		if (outcome instanceof CreditBudgetReached || outcome instanceof RunStopped) {
-			if (outcome instanceof CreditBudgetReached) search.onFailure();
-			release({ kind: 'neutral' });
-			throw outcome;
-		}
-		const step = nextStep(search, outcome, tries, inspect);
+		const { answer, done } = await search.call(request);
+		const step = nextStep(search, answer, tries, inspect);
 		if ('fail' in step) search.onFailure();
-		release(verdictOf(outcome));
+		done();
 		if ('page' in step) return step.page;
 		if ('fail' in step) throw asNodeError(search.at, step.fail);
-		await search.scheduler.wait(
-			'rateLimitWaitMs' in step ? step.rateLimitWaitMs : step.retryDelayMs,
-		);
+		await search.wait(step.retryDelayMs);
 	}
-}
-
-/** What an outcome tells the scheduler: an answer (and what its headers announce) or a failure. */
-function verdictOf(outcome: SearchAnswer | Error): CallVerdict {
-	if (outcome instanceof Error) return { kind: 'ok' };
-	if ('failed' in outcome) return failureVerdict(outcome.failed);
-	const { announced } = outcome.page;
-	return { kind: 'ok', ...(announced && { announced }) };
 }
 
 function nextStep(
@@ -116,10 +91,9 @@ function nextStep(
 	}
 	const call = answer.failed;
 	const attempts = () => tries.refusals + tries.failures;
-	if (isRateLimited(call)) {
+	if (call.status === 429) {
 		tries.refusals += 1;
-		const waitMs = rateLimitDelayMs(call, tries.refusals);
-		if (search.scheduler.mayWaitForRateLimit(waitMs)) return { rateLimitWaitMs: waitMs };
+		if (search.mayWait(refusalWaitMs(call.headers ?? {}))) return { retryDelayMs: 0 };
 		const waited = { waitSeconds: search.input.rateLimitWait, progress: search.progress() };
 		return { fail: rateLimitError(search.at, call, attempts(), waited) };
 	}
@@ -187,42 +161,24 @@ class CursorGuard {
 	}
 }
 
-// The retry policy. Longest Retry-After a 5xx may ask for; a longer one fails at once.
+// The retry policy of a failed call that is not a 429 (the limiter paces those).
+/** Longest Retry-After a 5xx may ask for; a longer one fails at once. */
 export const MAX_RETRY_AFTER_MS = 60_000;
 const BACKOFF_BASE_MS = 1_000;
-/** A 429 without Retry-After waits 1 s, 2 s, 4 s… up to this. */
-const MAX_RATE_LIMIT_BACKOFF_MS = 30_000;
 
-/** The service is over its capacity: the whole run slows down. */
-const CONGESTION_CODES = ['ECONNRESET', 'ECONNREFUSED'];
 // Worth another try: a 5xx (not charged) or a call that never completed; never a 4xx or an answer.
-const RETRYABLE_CODES = [...CONGESTION_CODES, 'ECONNABORTED', 'ETIMEDOUT', 'EPIPE', 'EAI_AGAIN'];
-
-export function isRateLimited(call: FailedCall): boolean {
-	return call.status === 429;
-}
-
-export function isCongestion(call: FailedCall): boolean {
-	return isRateLimited(call) || (call.code !== undefined && CONGESTION_CODES.includes(call.code));
-}
+const RETRYABLE_CODES = [
+	'ECONNRESET',
+	'ECONNREFUSED',
+	'ECONNABORTED',
+	'ETIMEDOUT',
+	'EPIPE',
+	'EAI_AGAIN',
+];
 
 function isRetryable({ status, code }: FailedCall): boolean {
 	if (status !== undefined) return status >= 500;
 	return code !== undefined && RETRYABLE_CODES.includes(code);
-}
-
-/** Retry-After in ms (delta-seconds or an HTTP date), or undefined when absent or unreadable. */
-function retryAfterMs(call: FailedCall, now: number): number | undefined {
-	const raw = call.headers?.['retry-after'];
-	if (typeof raw !== 'string' || raw.trim() === '') return undefined;
-	const seconds = Number(raw);
-	if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
-	const date = Date.parse(raw);
-	return Number.isNaN(date) ? undefined : Math.max(0, date - now);
-}
-
-function backoffMs(attempt: number): number {
-	return BACKOFF_BASE_MS * 2 ** (attempt - 1);
 }
 
 /** The wait before retry `attempt` (1-based) of a failed call (not a 429); undefined: give up. */
@@ -233,20 +189,7 @@ export function retryDelayMs(
 	now = Date.now(),
 ): number | undefined {
 	if (!isRetryable(call) || attempt > maxRetries) return undefined;
-	const asked = retryAfterMs(call, now);
+	const asked = retryAfterMs(call.headers ?? {}, now);
 	if (asked !== undefined) return asked <= MAX_RETRY_AFTER_MS ? asked : undefined;
-	return backoffMs(attempt);
-}
-
-/** The wait after a page's `refusals`-th 429: as asked, else a capped backoff. */
-export function rateLimitDelayMs(call: FailedCall, refusals: number, now = Date.now()): number {
-	return retryAfterMs(call, now) ?? Math.min(backoffMs(refusals), MAX_RATE_LIMIT_BACKOFF_MS);
-}
-
-/** A 429 (with what it says of a quota) or a refused or reset connection is congestion. */
-export function failureVerdict(call: FailedCall): CallVerdict {
-	if (!isCongestion(call)) return { kind: 'neutral' };
-	const waitMs = rateLimitDelayMs(call, 1);
-	if (!isRateLimited(call)) return { kind: 'congested', waitMs };
-	return { kind: 'congested', waitMs, hint: quotaHint(call.headers, waitMs) };
+	return BACKOFF_BASE_MS * 2 ** (attempt - 1);
 }

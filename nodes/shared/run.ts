@@ -8,23 +8,15 @@ import {
 	sharedSearchFailed,
 	type CreditBudgetReached,
 	type ErrorContext,
+	type FailedCall,
 	type Progress,
 } from './errors';
 import type { SearchInput } from './input';
-import { fetchPages } from './pages';
-import { CallScheduler, type Learned } from './scheduler';
-import type { SearchAnswer, SearchPage, SendPage } from './transport';
+import { limiterFor, type Limiter } from './limiter';
+import { fetchPages, type Search } from './pages';
+import type { PageRequest, SearchAnswer, SearchPage, SendPage } from './transport';
 
-// One run's searches, and what runs learned of each service.
-
-/**
- * What runs learned of each service's limits (serviceKeyOf: credential id, never its key, and Base
- * URL) in this n8n process, so a scheduled list pays first contact once. Gone with the process;
- * each queue-mode worker learns for itself; a changed plan shows in the next run's refusals or
- * tries. At most SERVICES_REMEMBERED, the least recently searched forgotten first.
- */
-export const learnedByService = new Map<string, Learned>();
-const SERVICES_REMEMBERED = 100;
+// One search run: its searches, its credit budget and when it stops.
 
 /** Run-wide settings; `first` is the first search's (its Max Calls in Flight, Max Credits…). */
 export interface RunSettings {
@@ -47,8 +39,9 @@ export type SearchOutcome =
 	| { stopped: true };
 
 /**
- * One run of the action node, or one poll of the trigger: its searches share one scheduler, one
- * credit budget and the searches already made. Made by the node for that run, gone with it.
+ * One run of the action node, or one poll of the trigger: its searches share one credit budget,
+ * the searches already made and one stop, and pace through their service's limiter. Made by the
+ * node for that run, gone with it.
  */
 export class SearchRun {
 	readonly budget: CreditBudget;
@@ -56,7 +49,10 @@ export class SearchRun {
 	/** Searches that repeated an earlier one of the run (made once). */
 	repeats = 0;
 
-	private readonly scheduler: CallScheduler;
+	private readonly limiter: Limiter;
+
+	/** Aborted when the run stops: queued calls, waits and calls n8n has not sent yet end. */
+	private readonly stop = new AbortController();
 
 	/** Searches in flight or done, by what they ask for: identical ones are made once. */
 	private readonly searches = new Map<string, Promise<SearchPage[]>>();
@@ -66,15 +62,16 @@ export class SearchRun {
 	/** The search whose failure stopped the run: the run fails with its error. */
 	private stoppedBy: number | undefined;
 
+	/** When a call of the run last got a page: Max Wait on Rate Limits counts from there. */
+	private lastProgressAt = Date.now();
+
 	constructor(private readonly settings: RunSettings) {
-		const { first, cancelSignal } = settings;
-		this.scheduler = new CallScheduler({
-			maxInFlight: first.maxInFlight,
-			rateLimitWaitMs: first.rateLimitWait * 1000,
-			cancelSignal,
-			learned: learnedByService.get(settings.serviceKey),
-		});
-		this.budget = new CreditBudget(first.maxCredits, this.scheduler, settings.per);
+		const { first, cancelSignal, serviceKey } = settings;
+		this.limiter = limiterFor(serviceKey, first.maxInFlight);
+		this.budget = new CreditBudget(first.maxCredits, settings.per, this.stop.signal);
+		const cancel = () => this.halt(new RunStopped('The execution was cancelled'));
+		if (cancelSignal?.aborted) cancel();
+		else cancelSignal?.addEventListener('abort', cancel, { once: true });
 	}
 
 	/** One search: its pages, or what stopped it. Never throws. */
@@ -85,11 +82,9 @@ export class SearchRun {
 			if (made) this.repeats += 1;
 			const pending = made ?? fetchPages(this.searchOf(input, at));
 			this.searches.set(key, pending);
-			const pages = await pending
-				.catch((error: ExecutionBaseError) => {
-					throw made ? sharedSearchFailed(at, error) : error;
-				})
-				.finally(() => this.remember());
+			const pages = await pending.catch((error: ExecutionBaseError) => {
+				throw made ? sharedSearchFailed(at, error) : error;
+			});
 			this.finished += 1;
 			return { pages, reused: made !== undefined };
 		} catch (error) {
@@ -100,35 +95,55 @@ export class SearchRun {
 		}
 	}
 
-	private searchOf(input: SearchInput, at: ErrorContext) {
-		const { baseUrl, send } = this.settings;
-		const price = PLATFORMS[input.platform].creditsPerCall;
-		const progress = () => this.progress();
+	private searchOf(input: SearchInput, at: ErrorContext): Search {
+		const { rateLimitWait, maxInFlight } = this.settings.first;
 		return {
 			at,
 			input,
-			scheduler: this.scheduler,
-			baseUrl,
-			send: async (request: Parameters<SendPage>[0]) =>
-				await this.budget.send(
-					price,
-					async () => await send(request, at),
-					() => budgetReached(at, this.budget.spent(), progress()),
-				),
+			baseUrl: this.settings.baseUrl,
+			call: async (request) =>
+				await this.call(request, at, PLATFORMS[input.platform].creditsPerCall, maxInFlight),
 			onFailure: () => this.fail(at),
-			progress,
+			progress: () => this.progress(),
+			mayWait: (ms) => Date.now() + ms - this.lastProgressAt <= rateLimitWait * 1000,
+			wait: async (ms) => await this.wait(ms),
 		};
 	}
 
-	/** What the run has learned so far, for the next run against the same service. */
-	private remember() {
-		const { serviceKey } = this.settings;
-		learnedByService.delete(serviceKey);
-		learnedByService.set(serviceKey, this.scheduler.learned());
-		for (const oldest of learnedByService.keys()) {
-			if (learnedByService.size <= SERVICES_REMEMBERED) break;
-			learnedByService.delete(oldest);
-		}
+	/**
+	 * One call: its price reserved first (a call the budget refuses never reaches the limiter),
+	 * then a permit, then the request with the run's signal. `done` hands the permit back.
+	 */
+	private async call(request: PageRequest, at: ErrorContext, price: number, maxInFlight: number) {
+		const refuse = () => budgetReached(at, this.budget.spent(), this.progress());
+		await this.budget.reserve(price, refuse);
+		const permit = await this.limiter
+			.acquire(maxInFlight, this.stop.signal)
+			.catch((error: unknown) => {
+				this.budget.release(price);
+				throw error;
+			});
+		const answer = await this.settings
+			.send({ ...request, abortSignal: this.stop.signal }, at)
+			.catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
+		this.budget.settle(price, answer);
+		if ('page' in answer) this.lastProgressAt = Date.now();
+		return { answer, done: () => permit.done(callOf(answer)) };
+	}
+
+	/** Waits (a retry's backoff) unless the run stops first. */
+	private async wait(ms: number) {
+		const signal = this.stop.signal;
+		if (signal.aborted) throw signal.reason;
+		let onAbort = () => {};
+		const stopped = new Promise<never>((_resolve, reject) => {
+			onAbort = () => reject(signal.reason as Error);
+			signal.addEventListener('abort', onAbort, { once: true });
+		});
+		// A race, not sleep's own signal: older n8n versions' sleep takes none.
+		await Promise.race([sleep(ms), stopped]).finally(() =>
+			signal.removeEventListener('abort', onAbort),
+		);
 	}
 
 	progress(): Progress {
@@ -139,12 +154,16 @@ export class SearchRun {
 	private fail(at: ErrorContext) {
 		if (!this.settings.stopOnFailure || this.stoppedBy !== undefined) return;
 		this.stoppedBy = at.itemIndex;
-		this.scheduler.stop(new RunStopped('Another search failed'));
+		this.halt(new RunStopped('Another search failed'));
+	}
+
+	private halt(reason: RunStopped) {
+		if (!this.stop.signal.aborted) this.stop.abort(reason);
 	}
 
 	private wasStopped(at: ErrorContext, error: unknown): boolean {
 		if (error instanceof RunStopped) return true;
-		return this.scheduler.isStopped && this.stoppedBy !== at.itemIndex;
+		return this.stop.signal.aborted && this.stoppedBy !== at.itemIndex;
 	}
 }
 
@@ -158,6 +177,12 @@ export function serviceKeyOf(node: INode, baseUrl: string): string {
 function searchKey(input: SearchInput) {
 	const runWide = { maxInFlight: null, rateLimitWait: null, maxCredits: null };
 	return JSON.stringify({ ...input, output: null, ...runWide });
+}
+
+/** What the limiter reads of an answer: its status and headers, or a network code. */
+function callOf(answer: SearchAnswer | Error): FailedCall {
+	if (answer instanceof Error) return { status: 200 };
+	return 'page' in answer ? { status: 200, headers: answer.headers } : answer.failed;
 }
 
 /**
@@ -183,37 +208,20 @@ export class CreditBudget {
 
 	constructor(
 		readonly maxCredits: number,
-		private readonly scheduler: Pick<CallScheduler, 'isStopped'>,
 		readonly per: 'run' | 'poll',
+		private readonly stopped: AbortSignal,
 	) {}
-
-	/** Wraps one call: it starts once its price fits; its answer's charge is counted. */
-	async send(
-		price: number,
-		call: () => Promise<SearchAnswer>,
-		refuse: () => CreditBudgetReached,
-	): Promise<SearchAnswer> {
-		await this.reserve(price, refuse);
-		const answer = call();
-		void answer.then(
-			(page) => {
-				if ('page' in page && page.page.creditsCharged === 0) this.tally.cachedPages += 1;
-				this.settle(price, chargeOf(page) ?? price);
-			},
-			(error: unknown) => this.settle(price, chargeOfError(error) ?? price),
-		);
-		return await answer;
-	}
 
 	spent() {
 		const { per, maxCredits } = this;
 		return { per, maxCredits, ...this.tally };
 	}
 
-	private async reserve(price: number, refuse: () => CreditBudgetReached) {
+	/** Waits until `price` fits beside the calls in flight; throws `refuse()` once it never will. */
+	async reserve(price: number, refuse: () => CreditBudgetReached) {
 		for (;;) {
 			// A run stopped by another item's failure, or cancelled, starts no new paid call.
-			if (this.scheduler.isStopped) throw new RunStopped('The run was stopped');
+			if (this.stopped.aborted) throw new RunStopped('The run was stopped');
 			if (this.fits(price)) {
 				this.reserved += price;
 				return;
@@ -229,29 +237,43 @@ export class CreditBudget {
 		}
 	}
 
-	private fits(price: number) {
-		return this.tally.credits + this.reserved + price <= this.maxCredits;
+	/** A reserved call that was never made. */
+	release(price: number) {
+		this.reserved -= price;
+		this.wake();
 	}
 
-	private settle(price: number, charged: number) {
+	/** A call made: what it cost by its answer (its price when the answer does not say). */
+	settle(price: number, answer: SearchAnswer | Error) {
+		const charged = chargeOf(answer) ?? price;
 		this.reserved -= price;
 		this.tally.calls += 1;
 		this.tally.credits += charged;
 		if (charged === 0) this.tally.freeCalls += 1;
+		if (charged === 0 && 'page' in answer) this.tally.cachedPages += 1;
+		this.wake();
+	}
+
+	private fits(price: number) {
+		return this.tally.credits + this.reserved + price <= this.maxCredits;
+	}
+
+	private wake() {
 		const waiting = [...this.waiting];
 		this.waiting.clear();
 		for (const wake of waiting) wake();
 	}
 }
 
-/** What an answer says it cost; null when it does not say (then the full price counts). */
-function chargeOf(answer: SearchAnswer): number | null {
+/**
+ * What an answer says it cost; null when it does not say (then the full price counts). An answer
+ * read as an error (available: false, a wrong shape) carries its charge.
+ */
+function chargeOf(answer: SearchAnswer | Error): number | null {
+	if (answer instanceof Error) {
+		const charged = (answer as { errorResponse?: { creditsCharged?: unknown } }).errorResponse
+			?.creditsCharged;
+		return typeof charged === 'number' ? charged : null;
+	}
 	return 'page' in answer ? answer.page.creditsCharged : readCreditsCharged(answer.failed.headers);
-}
-
-/** An answer that was not a page (available: false, a wrong shape) carries its charge. */
-function chargeOfError(error: unknown): number | null {
-	const charged = (error as { errorResponse?: { creditsCharged?: unknown } }).errorResponse
-		?.creditsCharged;
-	return typeof charged === 'number' ? charged : null;
 }

@@ -5,7 +5,7 @@ import type {
 	IN8nHttpFullResponse,
 } from 'n8n-workflow';
 import { answerError, readCreditsCharged, type ErrorContext, type FailedCall } from './errors';
-import { announcedIn, type Announced } from './quota';
+import type { Headers } from './limiter';
 
 // The one HTTP call of the nodes and the reading of its answer: the only module of the request
 // path that touches n8n (its request helper, which applies the credential).
@@ -15,6 +15,8 @@ export interface PageRequest {
 	url: string;
 	qs: IDataObject;
 	timeout: number;
+	/** The run's: a call n8n has not sent yet when the run stops is not sent. */
+	abortSignal?: AbortSignal;
 }
 
 /** A page of a search; `creditsCharged` null when X-Credits-Charged is missing or not a number. */
@@ -22,11 +24,10 @@ export interface SearchPage {
 	sounds: IDataObject[];
 	nextCursor: string | null;
 	creditsCharged: number | null;
-	announced?: Announced;
 }
 
-/** One call: a page, or a call that got no usable answer (an HTTP status, a network error). */
-export type SearchAnswer = { page: SearchPage } | { failed: FailedCall };
+/** One call: a page (and its headers, for the limiter), or a call with no usable answer. */
+export type SearchAnswer = { page: SearchPage; headers: Headers } | { failed: FailedCall };
 
 /** Sends one page's call; throws answerError's error when a 2xx answer is not a page. */
 export type SendPage = (request: PageRequest, at: ErrorContext) => Promise<SearchAnswer>;
@@ -34,7 +35,7 @@ export type SendPage = (request: PageRequest, at: ErrorContext) => Promise<Searc
 /**
  * One call through n8n's request helper with the node's credential. Every status is an answer, so
  * its headers are read the same way on every n8n version (1.x drops those of what it throws).
- * `extra`: Request Options' proxy and certificates, and the execution's cancel signal.
+ * `extra`: Request Options' proxy and certificates.
  */
 export function searchSender(
 	ctx: IAllExecuteFunctions,
@@ -59,22 +60,15 @@ export function searchSender(
 	};
 }
 
-/** The headers the node reads (lower-case as they arrive): only they stay in the run. */
-const READ_HEADERS =
-	/^(retry-after|x-credits-charged|(x-)?ratelimit(-limit|-policy|-remaining|-reset)?)$/;
-
 /** One HTTP answer (any status) as a SearchAnswer; a 2xx that is not a page is a clear error. */
 function readAnswer(at: ErrorContext, response: IN8nHttpFullResponse): SearchAnswer {
-	const { statusCode: status, headers } = response;
-	if (status < 200 || status > 299) {
-		const kept = Object.entries(headers ?? {}).filter(([name]) => READ_HEADERS.test(name));
-		return { failed: { status, headers: Object.fromEntries(kept) } };
-	}
+	const { statusCode: status } = response;
+	const headers: Headers = response.headers ?? {};
+	if (status < 200 || status > 299) return { failed: { status, headers } };
 	const creditsCharged = readCreditsCharged(headers);
 	const page = parseEnvelope(response.body, creditsCharged);
 	if (typeof page === 'string') throw answerError(at, page, status, creditsCharged);
-	const announced = announcedIn(headers);
-	return { page: Object.keys(announced).length > 0 ? { ...page, announced } : page };
+	return { page, headers };
 }
 
 /** Returns the page, or a sentence saying what came back instead. */

@@ -72,7 +72,7 @@ describe('rate limits', () => {
 		expect(run.error?.description).toMatch(
 			/not charged.*tried 2 times.*Max Wait on Rate Limits \(2 s\); 0 of 1 searches finished/s,
 		);
-		// Waits 1 s, then a 2 s wait would pass the 2 s budget: two calls in all.
+		// Each refusal closes the gate 1 s: a second wait would pass the 2 s budget, two calls in all.
 		expect(await outcomes()).toEqual(['429:0', '429:0']);
 	});
 

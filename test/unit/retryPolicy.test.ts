@@ -1,10 +1,4 @@
-import {
-	MAX_RETRY_AFTER_MS,
-	failureVerdict,
-	isCongestion,
-	rateLimitDelayMs,
-	retryDelayMs,
-} from '../../nodes/shared/pages';
+import { MAX_RETRY_AFTER_MS, retryDelayMs } from '../../nodes/shared/pages';
 
 const NOW = Date.parse('2026-11-22T12:00:00Z');
 
@@ -50,40 +44,5 @@ describe('retry policy', () => {
 		expect(retryDelayMs({ status: 503, headers: { 'retry-after': longest } }, 1, 2, NOW)).toBe(
 			MAX_RETRY_AFTER_MS,
 		);
-	});
-
-	it('a 429 waits as its Retry-After asks, else 1 s, 2 s, 4 s… capped at 30 s', () => {
-		expect(rateLimitDelayMs({ status: 429, headers: { 'retry-after': '7' } }, 1, NOW)).toBe(7000);
-		expect([1, 2, 3, 6, 9].map((n) => rateLimitDelayMs({ status: 429 }, n, NOW))).toEqual([
-			1000, 2000, 4000, 30_000, 30_000,
-		]);
-	});
-
-	it.each([
-		['a 429', { status: 429 }, true],
-		['a refused connection', { code: 'ECONNREFUSED' }, true],
-		['a reset connection', { code: 'ECONNRESET' }, true],
-		['a 503', { status: 503 }, false],
-		['a timeout', { code: 'ECONNABORTED' }, false],
-	])('%s is a sign of congestion: %s', (_case, call, congested) => {
-		expect(isCongestion(call)).toBe(congested);
-	});
-
-	it.each([
-		['a 503', { status: 503 }],
-		['a timeout', { code: 'ECONNABORTED' }],
-		['a 402', { status: 402 }],
-	])('%s says nothing of the service capacity (neutral, not a success)', (_case, call) => {
-		expect(failureVerdict(call)).toEqual({ kind: 'neutral' });
-	});
-
-	it('a 429 is congestion carrying what it says of a quota; a reset connection carries none', () => {
-		const headers = { 'retry-after': '2', 'ratelimit-policy': '10;w=1' };
-		expect(failureVerdict({ status: 429, headers })).toEqual({
-			kind: 'congested',
-			waitMs: 2000,
-			hint: { retryAfterMs: 2000, limit: 10, windowMs: 1000 },
-		});
-		expect(failureVerdict({ code: 'ECONNRESET' })).toEqual({ kind: 'congested', waitMs: 1000 });
 	});
 });

@@ -2,7 +2,7 @@ import type { INodeParameters } from 'n8n-workflow';
 import { request } from 'undici';
 import { checkEveryRunForKeyLeaks } from './keyLeak';
 import { runAsTool, runSoundSearch, type SearchRun, type SearchRunOptions } from './engine';
-import { learnedByService } from '../../../nodes/shared/run';
+import { forgetLimiters } from '../../../nodes/shared/limiter';
 import { startReferenceService } from '../referenceService';
 
 // Every engine test uses this fixture: each run it makes is checked for the API key.
@@ -49,7 +49,7 @@ export function useReferenceService() {
 	beforeEach(async () => {
 		await started?.reset();
 		// Each test searches as a fresh n8n would: nothing learned of the service yet.
-		learnedByService.clear();
+		forgetLimiters();
 	});
 	const service = () => started as ReferenceService;
 	const calls = async () => (await service().ledger()).requests as LedgerRequest[];

@@ -1,0 +1,192 @@
+import { RunStopped } from '../../nodes/shared/errors';
+import {
+	Limiter,
+	announcedIn,
+	forgetLimiters,
+	limiterFor,
+	retryAfterMs,
+	type Permit,
+} from '../../nodes/shared/limiter';
+
+// The limiter's rules one at a time, on jest's fake clock. limiterService.test.ts holds it to
+// the requirements against a modelled service.
+
+beforeEach(() => jest.useFakeTimers({ now: 0 }));
+afterEach(() => jest.useRealTimers());
+
+const ok = { status: 200 };
+const tooMany = (headers: Record<string, string> = {}) => ({ status: 429, headers });
+
+/** Takes `count` permits at once (each must be granted now). */
+async function take(limiter: Limiter, count: number, maxInFlight = 100): Promise<Permit[]> {
+	return await Promise.all(
+		Array.from({ length: count }, async () => await limiter.acquire(maxInFlight)),
+	);
+}
+
+/** Whether a call asked for now is let through within `ms`. */
+async function grantedWithin(limiter: Limiter, ms: number, maxInFlight = 100) {
+	let granted = false;
+	void limiter.acquire(maxInFlight).then(() => (granted = true));
+	await jest.advanceTimersByTimeAsync(ms);
+	return granted;
+}
+
+describe('what the headers say of a quota', () => {
+	it.each([
+		[
+			'draft-11',
+			{ 'ratelimit-policy': '"default";q=10;w=1', ratelimit: '"default";r=3;t=2' },
+			{ limit: 10, windowMs: 1000, remaining: 3, resetMs: 2000 },
+		],
+		[
+			'draft-8',
+			{ 'ratelimit-policy': '60;w=60', 'ratelimit-remaining': '0', 'ratelimit-reset': '5' },
+			{ limit: 60, windowMs: 60_000, remaining: 0, resetMs: 5000 },
+		],
+		[
+			'RateLimit-Limit with its window',
+			{ 'ratelimit-limit': '10, 10;w=1' },
+			{ limit: 10, windowMs: 1000 },
+		],
+		[
+			'X-RateLimit-*, the reset a Unix time',
+			{
+				'x-ratelimit-limit': '100',
+				'x-ratelimit-remaining': '7',
+				'x-ratelimit-reset': '2000000005',
+			},
+			{ limit: 100, remaining: 7, resetMs: 5000 },
+		],
+		['nothing', {}, {}],
+	])('%s', (_name, headers, announced) => {
+		const read = announcedIn(headers, 2_000_000_000_000);
+		expect(Object.fromEntries(Object.entries(read).filter(([, v]) => v !== undefined))).toEqual(
+			announced,
+		);
+	});
+
+	it('Retry-After in seconds or as an HTTP date; nothing when it is missing or unreadable', () => {
+		const now = Date.parse('2026-12-03T12:00:00Z');
+		expect(retryAfterMs({ 'retry-after': '7' }, now)).toBe(7000);
+		expect(retryAfterMs({ 'retry-after': 'Thu, 03 Dec 2026 12:00:12 GMT' }, now)).toBe(12_000);
+		expect(retryAfterMs({ 'retry-after': 'soon' }, now)).toBeUndefined();
+		expect(retryAfterMs({}, now)).toBeUndefined();
+	});
+});
+
+describe('the gate on calls in flight (AIMD)', () => {
+	it('starts at Max Calls in Flight and lets no more out', async () => {
+		const limiter = new Limiter(3);
+		await take(limiter, 3, 3);
+		expect(await grantedWithin(limiter, 1000, 3)).toBe(false);
+	});
+
+	it("halves once for a wave's refusals, again for a refusal of a call sent after that", async () => {
+		const limiter = new Limiter(40);
+		const wave = await take(limiter, 10);
+		for (const permit of wave) permit.done(tooMany({ 'retry-after': '0' }));
+		expect(limiter.state().limit).toBe(20);
+		const [next] = await take(limiter, 1);
+		next.done({ code: 'ECONNRESET' });
+		expect(limiter.state().limit).toBe(10);
+	});
+
+	it('grows by one an answer while half of it is in use, up to the largest Max Calls in Flight', async () => {
+		const limiter = new Limiter(40);
+		const [refused] = await take(limiter, 1);
+		refused.done(tooMany({ 'retry-after': '0' }));
+		const busy = await take(limiter, 12);
+		busy[0].done(ok);
+		expect(limiter.state().limit).toBe(21);
+		const [idle] = await take(limiter, 1);
+		for (const permit of busy.slice(1)) permit.done({ status: 503 });
+		idle.done(ok);
+		expect(limiter.state().limit).toBe(21);
+	});
+});
+
+describe('the window gate', () => {
+	it('a Retry-After holds every call back until it has passed', async () => {
+		const limiter = new Limiter(10);
+		const [permit] = await take(limiter, 1);
+		permit.done(tooMany({ 'retry-after': '2' }));
+		expect(await grantedWithin(limiter, 1990)).toBe(false);
+		await jest.advanceTimersByTimeAsync(20);
+		expect(limiter.closedForMs()).toBe(0);
+	});
+
+	it('a quota in headers paces the calls: no more than it in a window (and its margin)', async () => {
+		const limiter = new Limiter(100);
+		const [first, ...rest] = await take(limiter, 3);
+		first.done({ status: 200, headers: { 'ratelimit-policy': '3;w=1' } });
+		for (const permit of rest) permit.done(ok);
+		expect(limiter.state().quota).toEqual({ limit: 3, windowMs: 1000, confirmed: true });
+		expect(await grantedWithin(limiter, 1000)).toBe(false);
+		expect(await grantedWithin(limiter, 60)).toBe(true);
+	});
+
+	it('Remaining 0 without a window holds off until the reset', async () => {
+		const limiter = new Limiter(10);
+		const [permit] = await take(limiter, 1);
+		permit.done({
+			status: 200,
+			headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '3' },
+		});
+		expect(limiter.closedForMs()).toBe(3000);
+	});
+
+	/** Call 0 taken, calls 1-2 refused for a second: a quota of 1 a second read; then its one call. */
+	async function quotaOfOneRead(limiter: Limiter) {
+		const permits = await take(limiter, 3);
+		permits[0].done(ok);
+		for (const permit of permits.slice(1)) permit.done(tooMany({ 'retry-after': '1' }));
+		const next = limiter.acquire(100);
+		await jest.advanceTimersByTimeAsync(1050);
+		(await next).done(ok);
+	}
+
+	it('without headers, a refusal reads the quota as the calls taken in the Retry-After before it', async () => {
+		const limiter = new Limiter(100);
+		await quotaOfOneRead(limiter);
+		expect(limiter.state().quota).toEqual({ limit: 1, windowMs: 1000, confirmed: false });
+	});
+
+	it.each([
+		['refused: the quota stands', tooMany({ 'retry-after': '1' }), true],
+		['taken: no quota, and none read again', ok, undefined],
+	])(
+		'a quota read from refusals is tested by one call alone: %s',
+		async (_name, answer, confirmed) => {
+			const limiter = new Limiter(100);
+			await quotaOfOneRead(limiter);
+			const [alone] = await take(limiter, 1);
+			expect(await grantedWithin(limiter, 10)).toBe(false);
+			alone.done(answer);
+			expect(limiter.state().quota?.confirmed).toBe(confirmed);
+		},
+	);
+});
+
+describe('runs and services', () => {
+	it("a stopped run's waiting call leaves the queue; a stopped run gets no permit", async () => {
+		const limiter = new Limiter(1);
+		const [permit] = await take(limiter, 1, 1);
+		const stop = new AbortController();
+		const waiting = limiter.acquire(1, stop.signal);
+		stop.abort(new RunStopped('Another search failed'));
+		await expect(waiting).rejects.toThrow('Another search failed');
+		await expect(limiter.acquire(1, stop.signal)).rejects.toBeInstanceOf(RunStopped);
+		permit.done(ok);
+		expect(await grantedWithin(limiter, 0, 1)).toBe(true);
+	});
+
+	it('one limiter per service in the process, the least recently used of 100 forgotten', () => {
+		forgetLimiters();
+		const first = limiterFor('service 0', 10);
+		expect(limiterFor('service 0', 50)).toBe(first);
+		for (let n = 1; n <= 100; n++) limiterFor(`service ${n}`, 10);
+		expect(limiterFor('service 0', 10)).not.toBe(first);
+		forgetLimiters();
+	});
+});
