@@ -37,18 +37,25 @@ const ID_LAYOUT = { shortvideo: ['7', 18], photosocial: ['1', 15] };
 // Cover links expire a day after the reading, like the signed links of the real platforms.
 const COVER_LIFETIME_SECONDS = 86400;
 // Daily growth of a sound's post count, by a hash of the sound: most grow slowly, one in ten is
-// rising fast, each riser at its own rate (25 % to 90 % a day): risers that all grew alike would
-// tie in a ranking and run parallel in a chart. Deterministic, so trend tests know which sounds
-// rise and by how much.
+// a riser, each at its own rate (25 % to 90 % a day) since its own day of takeoff (1 to 5 days
+// before day 0; 1 % a day before it): risers that all grew alike would tie in a ranking and run
+// parallel in a chart. Deterministic, so trend tests know which sounds rise and by how much.
 const RISER = -1;
 const DAILY_GROWTH = [0.01, 0.01, 0.01, 0.01, 0.01, 0.01, 0.02, 0.02, 0.05, RISER];
 
-/** A sound's daily growth, from its hash. @param {number} hash */
-function dailyGrowthOf(hash) {
+/**
+ * A sound's growth, from its hash: its daily rate, and a riser's takeoff.
+ * @param {number} hash @returns {{ rate: number, takeoff?: { day: number, before: number } }}
+ */
+function growthOf(hash) {
 	const pick = fnv1a32(`growth:${hash}`);
 	const rate = DAILY_GROWTH[(pick >>> 16) % DAILY_GROWTH.length];
+	if (rate !== RISER) return { rate };
 	// The low bits, independent of the high ones that chose the riser.
-	return rate === RISER ? 0.25 + (pick % 66) / 100 : rate;
+	return {
+		rate: 0.25 + (pick % 66) / 100,
+		takeoff: { day: -1 - ((pick >>> 8) % 5), before: 0.01 },
+	};
 }
 
 /** Spec 4, "the service normalizes the query": trimmed, one space within, lowercase. */
@@ -127,10 +134,10 @@ function richFields(soundId, hash, readingMs, day, script) {
 		(mirror) => `https://audio.sandbox.invalid/${mirror}shortvideo/${soundId}.mp3`,
 	);
 	const stats = fnv1a32(`${hash}:stats`);
-	const growth = dailyGrowthOf(hash);
+	const { rate, takeoff } = growthOf(hash);
 	return {
 		authorName: AUTHORS[(hash >>> 3) % AUTHORS.length],
-		postCount: postCountOn(day, (stats >>> 8) % 500000, growth, script),
+		postCount: postCountOn(day, (stats >>> 8) % 500000, rate, script, takeoff),
 		durationSeconds: 5 + (stats % 176),
 		url: media(`sandbox-audio/${soundId}`, audio, 0),
 		coverUrl: media(`sandbox-cover/${soundId}`, [cover], 720),

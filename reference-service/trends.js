@@ -7,13 +7,21 @@
 const scriptKey = (query, index) => `${query}:${index}`;
 
 /**
- * A sound's post count on `day`: its start count grown by its daily rate (compounded), times
- * every burst that has happened by then, shown rounded when the script says so.
+ * A sound's post count on `day`: its start count (day 0) grown by its daily rate (compounded),
+ * times every burst that has happened by then, shown rounded when the script says so. `takeoff`:
+ * a riser's day of takeoff (before day 0), before which it grew at `before` a day.
  * @param {number} day @param {number} start @param {number} dailyGrowth
  * @param {import('./trendControl').TrendScript | undefined} script
+ * @param {{ day: number, before: number }} [takeoff]
  */
-function postCountOn(day, start, dailyGrowth, script = {}) {
-	let count = (script.postCount ?? start) * (1 + (script.dailyGrowth ?? dailyGrowth)) ** day;
+function postCountOn(day, start, dailyGrowth, script = {}, takeoff = undefined) {
+	const rate = script.dailyGrowth ?? dailyGrowth;
+	// A scripted rate is the script's whole story: no takeoff.
+	const bend = script.dailyGrowth === undefined && takeoff && day < takeoff.day ? takeoff : null;
+	const factor = bend
+		? (1 + rate) ** bend.day * (1 + bend.before) ** (day - bend.day)
+		: (1 + rate) ** day;
+	let count = (script.postCount ?? start) * factor;
 	for (const burst of script.bursts ?? []) if (day >= burst.day) count *= 1 + burst.percent / 100;
 	count = Math.round(count);
 	return script.rounded ? shownRounded(count) : count;
