@@ -168,10 +168,15 @@ describe('the credential Base URL', () => {
 	});
 
 	it.each([
+		['not a URL', () => 'sound search'],
+		['a query', () => `${service().url}/?region=eu`],
+		['a fragment', () => `${service().url}/#top`],
+		['user info', () => `http://user:pw@${host()}`],
 		['a user name only', () => `http://user@${host()}`],
 		['a password only', () => `http://:pw@${host()}`],
+		['another protocol', () => `ftp://${host()}`],
 		['a protocol that ends in https', () => `git+https://${host()}`],
-	])('refuses %s', async (_case, baseUrl) => {
+	])('refuses %s before any request', async (_case, baseUrl) => {
 		expect(await refused(searchOn(baseUrl(), { query: 'lofi' }))).toEqual(refusal(baseUrl()));
 	});
 

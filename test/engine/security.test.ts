@@ -1,6 +1,5 @@
 import { startReferenceService } from '../harness/referenceService';
 import {
-	searchOn,
 	servicePage,
 	useReferenceService,
 	type ReferenceService,
@@ -8,24 +7,7 @@ import {
 
 const { service, search, calls } = useReferenceService();
 
-describe('the credential Base URL is checked before any request', () => {
-	const host = () => new URL(service().url).host;
-	it.each([
-		['not a URL', () => 'sound search'],
-		['a query', () => `${service().url}/?region=eu`],
-		['a fragment', () => `${service().url}/#top`],
-		['user info', () => `http://user:pw@${host()}`],
-		['another protocol', () => `ftp://${host()}`],
-	])('refuses %s, naming the Base URL', async (_case, baseUrl) => {
-		const run = await searchOn(baseUrl(), { query: 'lofi' });
-
-		expect(run.error?.message).toMatch(
-			/^The "Base URL" of the Sound Search API credential is not an http\(s\) address without query, fragment or user info/,
-		);
-		expect(await calls()).toHaveLength(0);
-	});
-});
-
+// The Base URL itself is checked before any request: inputChecks.test.ts.
 describe('the key only ever goes to the Base URL host', () => {
 	let decoy: ReferenceService;
 	beforeAll(async () => {
