@@ -47,7 +47,7 @@ const SERVICES_KEPT = 100;
 const DROPPED_CODES = new Set(['ECONNRESET', 'ECONNREFUSED']);
 
 type Start = { seq: number; at: number };
-type Waiter = { maxInFlight: number; start: (permit: Permit) => void; stop: (e: Error) => void };
+type Waiter = { maxInFlight: number; start: (granted: Start) => void; stop: (e: Error) => void };
 
 export class Limiter {
 	private limit: number;
@@ -76,16 +76,16 @@ export class Limiter {
 	async acquire(maxInFlight: number, signal?: AbortSignal): Promise<Permit> {
 		this.ceiling = Math.max(this.ceiling, maxInFlight);
 		if (signal?.aborted) throw stopped(signal);
-		return await new Promise<Permit>((resolve, reject) => {
+		const start = await new Promise<Start>((resolve, reject) => {
 			const onAbort = () => {
 				this.queue.splice(this.queue.indexOf(waiter), 1);
 				reject(stopped(signal));
 			};
 			const waiter: Waiter = {
 				maxInFlight,
-				start: (permit) => {
+				start: (granted) => {
 					signal?.removeEventListener('abort', onAbort);
-					resolve(permit);
+					resolve(granted);
 				},
 				stop: reject,
 			};
@@ -93,6 +93,10 @@ export class Limiter {
 			this.queue.push(waiter);
 			this.pump();
 		});
+		// Counted from when the run gets it, not when it was granted: n8n may finish other work
+		// (the rest of a run's items) first, and a call counted early lands in the next window.
+		start.at = Math.max(start.at, Date.now());
+		return this.permitFor(start);
 	}
 
 	/** How long until the window gate opens (0: open). */
@@ -109,10 +113,10 @@ export class Limiter {
 		const quota = this.quota;
 		if (!quota) return this.closedUntil;
 		const since = now - quota.windowMs * (1 + WINDOW_MARGIN);
-		const recent = this.starts.filter((start) => start.at > since);
+		const recent = this.starts.filter((start) => start.at > since).map((start) => start.at);
 		if (recent.length < quota.limit || this.mayProbe()) return this.closedUntil;
-		const oldest = recent[recent.length - quota.limit];
-		return Math.max(this.closedUntil, oldest.at + quota.windowMs * (1 + WINDOW_MARGIN));
+		const oldest = recent.sort((a, b) => a - b)[recent.length - quota.limit];
+		return Math.max(this.closedUntil, oldest + quota.windowMs * (1 + WINDOW_MARGIN));
 	}
 
 	/**
@@ -148,12 +152,16 @@ export class Limiter {
 		});
 	}
 
-	private take(now: number): Permit {
+	private take(now: number): Start {
 		const start = { seq: this.nextSeq++, at: now };
 		if (this.mayProbe()) this.probe = start;
 		this.inFlight += 1;
 		this.starts.push(start);
 		if (this.starts.length > STARTS_KEPT) this.starts.shift();
+		return start;
+	}
+
+	private permitFor(start: Start): Permit {
 		let done = false;
 		return {
 			done: (answer) => {
