@@ -69,6 +69,26 @@ describe('each usual mistake gets the message a node run gives, in at most one c
 		expect(await calls()).toEqual([emptyQuery(status, outcome)]);
 	});
 
+	it.each([
+		[402, 'The API key has no credits left (402 Payment Required). The key is valid: add credits'],
+		[
+			429,
+			'is rate limiting this API key (429 Too Many Requests). Rate-limited calls are not charged. Test again',
+		],
+		[
+			503,
+			'The service failed to answer (503). A failure on the service side is not charged. Try again later.',
+		],
+		[418, 'The service refused the request (418). Check the Base URL: it should be the address'],
+	])('an answer %i says what it means for this credential', async (status, message) => {
+		await service().injectFaults([{ match: {}, response: { status, body: { success: false } } }]);
+
+		const result = await runCredentialTest({ apiKey: API_KEY, baseUrl: service().url });
+
+		expect(result).toEqual({ status: 'Error', message: expect.stringContaining(message) });
+		expect(await calls()).toHaveLength(1);
+	});
+
 	it('a port where nothing listens', async () => {
 		const baseUrl = `http://127.0.0.1:${await closedPort()}`;
 
