@@ -10,17 +10,19 @@
 // - quotas: phases.quotas.perSecond.node and .perWindow.node (quotaRun.js: contact, headers,
 //   status, items, expected, ms, idealMs, calls, refused, keywords, latencyMs, quota);
 // - flooded quota: phases.quotas.flood.runs (the same fields, per latency);
-// - two executions on one key: phases.shared { quota, rounds: [{ round, status, items, expected,
-//   ms, idealMs, calls, refused, credits, keywords }] }, each round both executions together
-//   (status 200 when both answered 200; ms from the first start to the last answer);
-// - a run a 402 dooms: phases.doomed { runs: [{ paidAfter402, label?, foreignCores? }] }, where
-//   paidAfter402 counts the charged calls the service answered after n8n had read the 402.
+// - two executions on one key: phases.quotas.shared (phases/sharedKey.js), or phases.shared.rounds:
+//   a list of rounds, both executions together in each: { round, latencyMs, quota, ms, idealMs,
+//   calls, refused, credits, statuses (each execution's webhook status; or status), keywords (both
+//   lists, for the credits row; left out: not counted there) }; ms from the first start to the
+//   last answer, idealMs both lists at the quota;
+// - a run a 402 dooms: phases.quotas.doomed (one run or a list), or phases.doomed.runs: { paidAfter
+//   (or paidAfter402): the charged calls the service answered after its 402, latencyMs?, label? }.
 
 const { median } = require('../stats');
 const { f1, f2, int, pct, latency, table } = require('./format');
 const { runsAt, sizesOf, ratioFor, firstRatio } = require('./keylistCompare');
 const { ofCapacity } = require('./keylists');
-const { throughput, ok, secs } = require('./quotas');
+const { throughput, secs } = require('./quotas');
 
 /** Issue 43's targets. */
 const TARGET = {
@@ -201,21 +203,36 @@ function floodRows(f) {
 	];
 }
 
+/** The rounds of two executions on one key, wherever the phase put them. */
+const sharedRounds = (phases) => phases.quotas?.shared ?? phases.shared?.rounds ?? [];
+/** Both executions answered 200 (and, when counted, every sound came out). */
+const sharedOk = (r) =>
+	(r.statuses ?? [r.status]).every((status) => status === 200) &&
+	(r.items === undefined || r.items === r.expected);
+const sharedShare = (r) => (sharedOk(r) ? r.idealMs / r.ms : 0);
+/** Rounds by latency, in the order met: "150 ms: a, b, c; 2 s: d, e, f". */
+function byLatency(rounds, f) {
+	const latencies = [...new Set(rounds.map((r) => r.latencyMs))];
+	return latencies
+		.map((ms) => {
+			const at = rounds.filter((r) => r.latencyMs === ms).map((r) => pct(f(r)));
+			return ms === undefined ? at.join(', ') : `${latency(ms)}: ${at.join(', ')}`;
+		})
+		.join('; ');
+}
+
 /** Two executions at once on one key with a 10/s quota: their share, their refusals from round 2. */
-function sharedRows(shared) {
-	const rounds = shared?.rounds ?? [];
+function sharedRows(rounds) {
 	const shareTarget = `Two executions at once on one key, 10/s: together ≥ ${percent(TARGET.sharedShare)} of the quota`;
 	const refusedTarget = `Two executions at once on one key, 10/s: from the second round on, ≤ ${percent(TARGET.sharedRefused)} of their calls refused`;
 	if (rounds.length === 0) return [notMeasured(shareTarget), notMeasured(refusedTarget)];
-	const tps = rounds.map(throughput);
-	const low = Math.min(...tps);
+	const low = Math.min(...rounds.map(sharedShare));
 	const later = rounds.filter((r) => r.round >= 2);
-	const most = later.length ? Math.max(...later.map(share)) : NaN;
-	const perRound = (f) => rounds.map((r) => pct(f(r))).join(', ');
+	const most = Math.max(...later.map(share));
 	return [
 		row(
 			shareTarget,
-			`lowest **${pct(low)}**; by round ${perRound(throughput)} (${shared.quota})`,
+			`lowest **${pct(low)}**; by round, ${byLatency(rounds, sharedShare)} (${rounds[0].quota})`,
 			low >= TARGET.sharedShare,
 			points(TARGET.sharedShare - low),
 			SECTION.shared,
@@ -223,7 +240,7 @@ function sharedRows(shared) {
 		later.length
 			? row(
 					refusedTarget,
-					`most **${pct(most)}** from round 2; refused by round ${perRound(share)}`,
+					`most **${pct(most)}** from round 2; refused by round, ${byLatency(rounds, share)}`,
 					most <= TARGET.sharedRefused,
 					points(most - TARGET.sharedRefused),
 					SECTION.shared,
@@ -257,7 +274,7 @@ function keywordRunChecks({ keylists: k, quotas: q, shared }) {
 		...(k ? k.compare.filter((r) => r.variant === 'node') : []),
 		...(k ? [...k.sweep, k.capped.node, ...(k.slowCapped?.runs ?? [])] : []),
 		...(q ? [...q.perSecond.node, ...q.perWindow.node, ...(q.flood?.runs ?? [])] : []),
-		...(shared?.rounds ?? []),
+		...sharedRounds({ quotas: q, shared }).filter((r) => r.keywords !== undefined),
 	];
 	return runs.map((r) => ({
 		atMinimum: r.credits === r.keywords,
@@ -265,15 +282,22 @@ function keywordRunChecks({ keylists: k, quotas: q, shared }) {
 	}));
 }
 
-/** A run that a 402 dooms: paid calls after the 402 was read, on every machine state measured. */
-function doomedRow(doomed) {
+/** The runs a 402 doomed, wherever the phase put them, with their paid calls after the 402. */
+function doomedRuns(phases) {
+	const found = phases.quotas?.doomed ?? phases.doomed?.runs ?? [];
+	return (Array.isArray(found) ? found : [found])
+		.map((r) => ({ ...r, paidAfter: r.paidAfter ?? r.paidAfter402 }))
+		.filter((r) => Number.isFinite(r.paidAfter));
+}
+const doomedLabel = (r, i) =>
+	r.label ?? (r.latencyMs === undefined ? String(i + 1) : latency(r.latencyMs));
+
+/** A run that a 402 dooms: paid calls after the 402, on every machine state measured. */
+function doomedRow(runs) {
 	const target = `A run that a 402 dooms: ≤ ${TARGET.paidAfter402} paid calls after the 402 is read`;
-	const runs = (doomed?.runs ?? []).filter((r) => Number.isFinite(r.paidAfter402));
 	if (runs.length === 0) return notMeasured(target);
-	const most = Math.max(...runs.map((r) => r.paidAfter402));
-	const each = runs
-		.map((r) => `${int(r.paidAfter402)}${r.label ? ` (${r.label})` : ''}`)
-		.join(', ');
+	const most = Math.max(...runs.map((r) => r.paidAfter));
+	const each = runs.map((r, i) => `${int(r.paidAfter)} (${doomedLabel(r, i)})`).join(', ');
 	return row(
 		target,
 		`most **${int(most)}**; by run ${each}`,
@@ -283,21 +307,25 @@ function doomedRow(doomed) {
 	);
 }
 
-/** The appendix's sections of the two phases issue 43 adds, when they ran: every round or run. */
-function glanceSections({ shared, doomed }) {
-	const sharedRows = (shared?.rounds ?? []).map((r) => [
+/** The appendix's sections of the two cases issue 43 adds, when they ran: every round or run. */
+function glanceSections(phases) {
+	const rounds = sharedRounds(phases);
+	const runs = doomedRuns(phases);
+	const sharedRows = rounds.map((r) => [
+		r.latencyMs === undefined ? '–' : latency(r.latencyMs),
 		String(r.round),
-		ok(r) ? 'complete' : `failed (${r.status})`,
-		int(r.keywords),
+		sharedOk(r) ? 'complete' : `failed (${(r.statuses ?? [r.status]).join(', ')})`,
+		r.keywords === undefined ? '–' : int(r.keywords),
 		secs(r.ms),
 		secs(r.idealMs),
-		ok(r) ? `**${pct(throughput(r))}**` : '–',
+		sharedOk(r) ? `**${pct(sharedShare(r))}**` : '–',
 		`${int(r.refused)} of ${int(r.calls)} (${pct(share(r))})`,
 		int(r.credits),
 	]);
-	const doomedRows = (doomed?.runs ?? []).map((r, i) => [
-		r.label ?? String(i + 1),
-		`**${int(r.paidAfter402)}**`,
+	const doomedRows = runs.map((r, i) => [
+		doomedLabel(r, i),
+		`**${int(r.paidAfter)}**`,
+		r.doomedAt === undefined ? '–' : `${int(r.doomedAt)} of ${int(r.calls)}`,
 		Number.isFinite(r.foreignCores) ? f2(r.foreignCores) : '–',
 	]);
 	const cols = (text) => text.split(' | ');
@@ -305,10 +333,10 @@ function glanceSections({ shared, doomed }) {
 		sharedRows.length
 			? [
 					'## 8. Two executions at once on one key',
-					`Two executions of one Sound Search workflow started together, on one API key, against a ${shared.quota} quota; each round both executions together, the service's ledger counting their calls. Share of the quota: the ideal time of both lists at the quota ÷ the time from the first start to the last answer.`,
+					`Two executions of one Sound Search workflow started together, on one API key, against a ${rounds[0].quota} quota; each round both executions together, the service's ledger counting their calls. Share of the quota: the ideal time of both lists at the quota ÷ the time from the first start to the last answer.`,
 					table(
 						cols(
-							'round | outcome | keywords (both) | s | ideal s | share of quota | refused calls | credits',
+							'latency | round | outcome | keywords (both) | s | ideal s | share of quota | refused calls | credits',
 						),
 						sharedRows,
 					),
@@ -317,8 +345,11 @@ function glanceSections({ shared, doomed }) {
 		doomedRows.length
 			? [
 					'## 9. A run that a 402 dooms',
-					'A keyword list in which one call is answered 402 (no credits left): the paid calls the service answered after n8n had read the 402.',
-					table(cols('run | paid calls after the 402 | other processes (cores)'), doomedRows),
+					'A keyword list in which one call is answered 402 (no credits left): the paid calls the service answered after its 402.',
+					table(
+						cols('run | paid calls after the 402 | the 402 at call | other processes (cores)'),
+						doomedRows,
+					),
 				]
 			: '',
 	];
@@ -337,9 +368,9 @@ function glanceRows({ phases }, creditChecks = []) {
 		...quotaRows(q?.perWindow, '60/min'),
 		...laterRefusedRows(q),
 		...floodRows(q?.flood),
-		...sharedRows(phases.shared),
+		...sharedRows(sharedRounds(phases)),
 		creditsRow([...creditChecks, ...keywordRunChecks(phases)]),
-		doomedRow(phases.doomed),
+		doomedRow(doomedRuns(phases)),
 	];
 }
 
