@@ -36,6 +36,10 @@ const slot = {
 	quota: (kind, role, headers = false) => `${kind}${headers ? '-headers' : ''}-${role}`,
 	/** The 10/s quota another client floods before each run (phases/flood.js). */
 	flood: (role) => `flood-${role}`,
+	/** Two executions at once on one key (phases/sharedKey.js). */
+	shared: (role) => `shared-${role}`,
+	/** A run a 402 dooms (phases/sharedKey.js). */
+	doomed: 'doomed',
 };
 
 const keyOf = (name) => `bench-key-${name}`;
@@ -61,8 +65,11 @@ function slotsFor(sweep, capacities) {
 			slot.quota(kind, role, true),
 		]),
 		slot.flood(role),
+		slot.shared(role),
 	]);
-	const plain = [...capacities.map(slot.capped), ...perLatency].map((name) => ({ name }));
+	const plain = [...capacities.map(slot.capped), ...perLatency, slot.doomed].map((name) => ({
+		name,
+	}));
 	return [...bounds, ...plain];
 }
 

@@ -10,11 +10,13 @@
 //      on the same slot (issue 30: with the limit announced, no call refused once it is read);
 //   3. at 150 ms only, HTTP Request untuned, and HTTP Request with its Batching tuned by hand
 //      (quota-sized batches, one window apart; intervals tried in order until one completes).
-// The per-second quota flooded by another client before each run: phases/flood.js.
+// The per-second quota flooded by another client before each run: phases/flood.js; two
+// executions at once on one key, and a run a 402 dooms: phases/sharedKey.js.
 
 const { foreignCpuMeter } = require('../system');
 const { QUOTAS, batchKey, quotaName, quotaRun } = require('./quotaRun');
 const { floodPhase } = require('./flood');
+const { sharedKeyPhase } = require('./sharedKey');
 const { slot, latenciesOf, BASE_LATENCY_MS } = require('../contacts');
 
 /** The node's first contact and a later run, without headers and with; at one latency. */
@@ -68,9 +70,10 @@ async function quotaPhase(ctx) {
 	const perSecond = await variants(ctx, QUOTAS.perSecond, 'second', plan.perSecond);
 	const window = await variants(ctx, perWindow, 'window', plan.perWindow);
 	const flood = await floodPhase(ctx, plan.flood);
+	const sharedKey = await sharedKeyPhase(ctx, plan.perSecond.first);
 	await ctx.scale.reset();
 	const result = { limit: QUOTAS.LIMIT, latencies, perSecond, perWindow: window };
-	return { ...result, flood, cpu: cpu.stop() };
+	return { ...result, flood, ...sharedKey, cpu: cpu.stop() };
 }
 
 module.exports = { quotaPhase };

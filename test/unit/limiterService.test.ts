@@ -114,11 +114,3 @@ describe('a service capped at 20 calls in flight, 2 s an answer', () => {
 		expect(idealMs / later.ms).toBeGreaterThan(share);
 	});
 });
-
-describe('a service capped at 20 calls in flight, 150 ms an answer', () => {
-	it('the quota a first burst seems to show is tested by a call sent alone, and dropped', async () => {
-		const run = await keywordList(200, capped(20), { latencyMs: 150 });
-		expect(run.taken).toBe(200);
-		expect(run.limiter.state().quota).toBeUndefined();
-	});
-});
