@@ -6,8 +6,8 @@
 # (scripts/test-run.sh, test-timeline.js), then one line "<N> passed, <N> failed" over all layers.
 #
 # Laid out for a 2-core machine (docs/testing.md): beside the checks only what waits (the installs,
-# the engine layer's real-time waits); then two layers at a time that start n8n, whose starts
-# take turns (test/harness/n8n/startLock.js), so that n8n starts never pile up.
+# the engine layer's real-time waits); e2e beside the light commands layer, their n8n starts in
+# turn (test/harness/n8n/startLock.js, machine-wide); then queue mode, then the editor.
 source "$(dirname "${BASH_SOURCE[0]}")/test-run.sh"
 
 echo "== installs in the background: n8n 2.x and 1.x, Redis, PostgreSQL, Chromium"
@@ -30,15 +30,14 @@ echo "== engine: both nodes through n8n-core's engine (beside the above)"
 collect engine-layer
 
 echo "== waiting for the pinned n8n 2.x" && until_installed 2.x
-# Two layers at a time from here, each pair one heavy and one that mostly waits.
 echo "== e2e in real n8n 2.x and 1.x, beside the README's commands (npm start, demo, ...)"
 in_background commands run_layer commands commands
 layer e2e || failed+=(e2e)
 collect commands
-echo "== queue mode (main + Redis + 3 workers + PostgreSQL), beside the editor in headless Chromium"
+# Queue mode and the editor one after the other: side by side (their n8n starts in turn) they
+# took the load to 15 and a worker's SIGKILL test misread its stale log (3 Dec, clean clone).
 collect debian-packages
-in_background queue run_layer queue queue
-layer editor || failed+=(editor)
-collect queue
+echo "== queue mode: main + Redis + 3 workers + PostgreSQL" && layer queue || failed+=(queue)
+echo "== the editor in headless Chromium" && layer editor || failed+=(editor)
 collect n8n-installs
 [ "${#failed[@]}" = 0 ] || { echo "failed: ${failed[*]}"; exit 1; }

@@ -257,7 +257,7 @@ suite('queue mode: workers stopped mid-burst', () => {
 			`SIGKILL: executions enqueued ${burstIds.length}; lost ${l.lostIds.length} ${JSON.stringify(l.lostIds)} (${l.lostStarted.length} started on ${worker.name}, ${l.lostIds.length - l.lostStarted.length} taken by it but not started); stored as ${JSON.stringify(l.lost.map((x) => x?.status))}; run again by another worker: ${l.reRun.length}`,
 		);
 		report(
-			`SIGKILL: their callers got HTTP ${JSON.stringify(l.failed.map((a) => a.status))} ${JSON.stringify(l.failed[0]?.items).slice(0, 120)}`,
+			`SIGKILL: their callers got HTTP ${JSON.stringify(l.failed.map((a) => a.status))} ${String(JSON.stringify(l.failed[0]?.items)).slice(0, 120)}`,
 		);
 		report(
 			`SIGKILL: paid calls the lost executions had made: ${l.lostCalls.length} of their ${s.pagesOf(l.lostCases)} pages (${s.credits(l.lostCalls)} credits; answers the killed worker never read: ${e.proxy.stats().undelivered}); duplicate requests in the whole ledger: ${s.duplicateRequests(ledger).length}`,
