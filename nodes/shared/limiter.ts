@@ -32,9 +32,9 @@ export interface Permit {
 /** A refusal multiplies the limit on calls in flight by this (TCP Reno's factor). */
 const BACKOFF = 0.5;
 /**
- * A call counts against a window from when the node starts it, the service from when it arrives:
- * a busy n8n sends some calls late. The window is taken this much longer so that they do not
- * arrive in the previous one.
+ * A call counts against a window from when its run gets the permit, the service's from when it
+ * arrives: n8n sends some calls late. The window is taken this much longer so that they do not
+ * arrive in the window before.
  */
 const WINDOW_MARGIN = 0.05;
 /** A refusal without Retry-After closes the gate this long. */
@@ -95,14 +95,10 @@ export class Limiter {
 		return this.permitFor(start);
 	}
 
-	/** How long until the window gate opens (0: open). */
-	closedForMs(now = Date.now()): number {
-		return Math.max(0, this.openAt(now) - now);
-	}
-
-	/** The limit on calls in flight now, and the quota the window gate paces to (for tests, docs). */
-	state() {
-		return { limit: this.limit, quota: this.quota && { ...this.quota } };
+	/** The limit on calls in flight, the quota paced to and how long the window gate stays shut. */
+	state(now = Date.now()) {
+		const closedForMs = Math.max(0, this.openAt(now) - now);
+		return { limit: this.limit, quota: this.quota && { ...this.quota }, closedForMs };
 	}
 
 	private openAt(now: number): number {

@@ -113,7 +113,7 @@ describe('the window gate', () => {
 		permit.done(tooMany({ 'retry-after': '2' }));
 		expect(await grantedWithin(limiter, 1990)).toBe(false);
 		await jest.advanceTimersByTimeAsync(20);
-		expect(limiter.closedForMs()).toBe(0);
+		expect(limiter.state().closedForMs).toBe(0);
 	});
 
 	it('a quota in headers paces the calls: no more than it in a window (and its margin)', async () => {
@@ -133,7 +133,7 @@ describe('the window gate', () => {
 			status: 200,
 			headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '3' },
 		});
-		expect(limiter.closedForMs()).toBe(3000);
+		expect(limiter.state().closedForMs).toBe(3000);
 	});
 
 	it('without headers, a refusal reads the quota as the calls taken in the Retry-After before it, once its wave is in', async () => {
