@@ -33,7 +33,7 @@ const HOST_NAME_JS = path.join(__dirname, 'hostName.js');
  *   SIGTERM or SIGKILL); false if it had already exited
  * @property {Promise<Exit>} exited
  * @property {() => Exit | undefined} exitStatus
- * @property {() => Promise<unknown>} stop
+ * @property {(graceMs?: number) => Promise<unknown>} stop
  */
 
 /**
@@ -44,7 +44,7 @@ const HOST_NAME_JS = path.join(__dirname, 'hostName.js');
  * @param {Record<string, string | undefined>} options.env queue mode, Redis, PostgreSQL
  * @param {number} options.concurrency jobs per worker at a time
  * @param {number} options.readyTimeoutMs
- * @param {(p: { name: string, supervisorPid: number, stop: () => Promise<unknown> }) => void} options.track
+ * @param {(p: { name: string, supervisorPid: number, stop: (graceMs?: number) => Promise<unknown> }) => void} options.track
  * @returns {Promise<N8nProcess>}
  */
 async function startN8nProcess({
@@ -114,8 +114,11 @@ async function startN8nProcess({
 	};
 }
 
-/** @param {ReturnType<typeof superviseN8n>} run */
-const stopOf = (run) => () => run.stop(STOP_GRACE_MS);
+/** SIGTERM, then SIGKILL of its group after `graceMs`. @param {ReturnType<typeof superviseN8n>} run */
+const stopOf =
+	(run) =>
+	(graceMs = STOP_GRACE_MS) =>
+		run.stop(graceMs);
 /** @param {ReturnType<typeof superviseN8n>} run */
 const logsOf = (run) => `${run.stdout()}\n${run.stderr()}`;
 

@@ -23,6 +23,8 @@ const { startN8nProcess } = require('./n8nProcess');
 const { ensureQueuePrerequisitesSync } = require('./prerequisites');
 const { queueEnv, startPostgres, startRedis } = require('./services');
 
+const TEARDOWN_GRACE_MS = 15_000;
+
 /**
  * @typedef {object} QueueStackOptions
  * @property {string} packageTarball the `npm pack` tarball installed into every user folder
@@ -37,7 +39,7 @@ const { queueEnv, startPostgres, startRedis } = require('./services');
  * @property {{ lockDurationMs: number, lockRenewMs: number, stalledIntervalMs: number }} [stall]
  *   how soon the jobs of a killed worker are declared stalled (n8n's defaults: 60 s, 10 s, 30 s)
  * @property {(line: string) => void} [log] progress lines
- * @typedef {{ name: string, supervisorPid: number, stop: () => Promise<unknown> }} Stoppable
+ * @typedef {{ name: string, supervisorPid: number, stop: (graceMs?: number) => Promise<unknown> }} Stoppable
  */
 
 const UNSET = /** @type {any} */ (undefined);
@@ -149,7 +151,7 @@ class QueueStack {
 			track: (p) =>
 				this.track({
 					...p,
-					stop: async () => (await p.stop(), n8n.removeN8nUserFolder(userFolder)),
+					stop: async (graceMs) => (await p.stop(graceMs), n8n.removeN8nUserFolder(userFolder)),
 				}),
 		});
 		if (role === 'main') this.main = proc;
@@ -239,10 +241,13 @@ class QueueStack {
 		this.stopping = true;
 		this.stopped ??= (async () => {
 			const t0 = Date.now();
-			const stage = (/** @type {(p: Stoppable) => boolean} */ which) =>
-				Promise.allSettled(this.processes.filter(which).map((p) => p.stop()));
-			await stage((p) => p.name.startsWith('worker-'));
-			await stage((p) => p.name === 'main');
+			/** @param {(p: Stoppable) => boolean} which @param {number} [graceMs] */
+			const stage = (which, graceMs) =>
+				Promise.allSettled(this.processes.filter(which).map((p) => p.stop(graceMs)));
+			// The tests are over: n8n's drain window (60 s, for the SIGTERM test) only delays the
+			// teardown when an execution hangs, so n8n gets 15 s before SIGKILL of its group.
+			await stage((p) => p.name.startsWith('worker-'), TEARDOWN_GRACE_MS);
+			await stage((p) => p.name === 'main', TEARDOWN_GRACE_MS);
 			await stage((p) => p.name === 'redis' || p.name === 'postgres');
 			fs.rmSync(this.baseDir, { recursive: true, force: true, maxRetries: 3 });
 			this.log(
