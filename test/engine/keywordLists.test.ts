@@ -9,8 +9,8 @@ import {
 	type SearchExtras,
 } from '../harness/engine/searchFixture';
 
-// Keyword lists at the scale and limits of a real service: one scheduler per node run, shared
-// by every input item and page, against the reference service's capacity mode.
+// Keyword lists at the scale and limits of a real service: every input item and page of a run
+// through its service's limiter, against the reference service's capacity mode.
 
 jest.setTimeout(60_000);
 
