@@ -4,8 +4,8 @@
 // (session.js: one stack, one browser, one sign-in for all of it). Each concern is a module of
 // cases/ that registers its tests against the shared session, in this order, each starting from a
 // page it opens itself:
-//   cases/node.js        the Sound Search node: node panel, icon, parameters, runs, the demo
-//   cases/costNotice.js  the output panel's cost notice and creditsCharged in view
+//   cases/node.js        the Sound Search node: node panel, icon, parameters, runs (the output
+//                        panel's cost notice, creditsCharged in view), the demo
 //   cases/examples.js    every examples/*.json run green from the canvas, once; after the trend
 //                        examples' runs cases/trends.js's checks: the weekly report's chart in
 //                        n8n, the rising alert's CSV of rising sounds (the demo trend history)
@@ -14,11 +14,9 @@
 
 const { useEditorSession } = require('./session');
 const { nodeCases } = require('./cases/node');
-const { costNoticeCases } = require('./cases/costNotice');
 const { examplesCases } = require('./cases/examples');
 const { trendChecks } = require('./cases/trends');
 
 const session = useEditorSession();
 nodeCases(session);
-costNoticeCases(session);
 examplesCases(session, trendChecks(session));

@@ -1,8 +1,8 @@
 'use strict';
 
 // The Sound Search node as a user meets it in n8n's editor: found in the node panel with its
-// icon, its parameters, a run from its panel and from the canvas, and the "Sound Search demo"
-// workflow `npm start` offers. One test a step, in order, sharing one page (each step goes on from
+// icon, its parameters, a run from its panel (with the output panel's cost notice) and from the
+// canvas, and the "Sound Search demo" workflow `npm start` offers. One test a step, in order, sharing one page (each step goes on from
 // where the one before left it); screenshots of every step in artifacts/editor/node/.
 // Registered by editor.editor.test.js against its shared session (../session.js).
 //
@@ -24,6 +24,7 @@ const LIMIT = 10;
  * @property {import('playwright-core').Page} page
  * @property {import('../../harness/stack').Stack} stack
  * @property {(name: string) => Promise<void>} shot
+ * @property {(name: string) => Promise<void>} docsShot a picture of docs/images/ (DOCS_IMAGES=1)
  */
 
 /** @param {Step} step */
@@ -101,7 +102,7 @@ async function optionsCollection({ page, shot }) {
 }
 
 /** @param {Step} step */
-async function runFromThePanel({ page, stack, shot }) {
+async function runFromThePanel({ page, stack, shot, docsShot }) {
 	const output = await ui.runFromPanel(page, QUERY, LIMIT);
 	await expect(output.getByTestId('ndv-items-count').innerText()).resolves.toContain(
 		`${LIMIT} items`,
@@ -110,7 +111,15 @@ async function runFromThePanel({ page, stack, shot }) {
 	const table = await flatText(output);
 	expect(table).toContain('soundId');
 	expect(table).toContain('Rainy Jazz Sound 1');
+	// The notice with what the run cost (one page of 10 sounds: one call, 1 credit), and
+	// Simplify's columns with creditsCharged in view without scrolling: the docs' picture.
+	const notice = output.getByTestId('node-hint').filter({ hasText: 'This run cost' });
+	expect((await notice.innerText()).trim()).toBe(
+		'This run cost 1 credit: 1 call to the service (0 answered free from its cache), 0 repeated searches made once.',
+	);
+	await ui.expectSimplifiedColumns(output);
 	await shot('output-table');
+	await docsShot('cost-notice');
 
 	await output.getByTestId('radio-button-json').click();
 	await output.getByText('"creditsCharged"').first().waitFor();
@@ -186,8 +195,10 @@ async function runTheDemoWorkflow({ page, stack, shot }) {
  */
 function nodeCases(session) {
 	const { shot, step } = session.folder('node');
+	// The docs' pictures are kept in artifacts/editor/ itself, their place since before the session.
+	const { docsShot } = session.folder('');
 	/** Runs `fn` as the step `name` on the session's page. @param {string} name @param {(s: Step) => Promise<void>} fn */
-	const as = (name, fn) => () => step(name, () => fn({ ...session, shot }));
+	const as = (name, fn) => () => step(name, () => fn({ ...session, shot, docsShot }));
 
 	describe('the Sound Search node in the n8n editor (headless Chromium)', () => {
 		// The searches below are asserted by count and position in the service's ledger, and the
@@ -205,7 +216,7 @@ function nodeCases(session) {
 			as('parameters', addedWithItsParameters),
 		);
 		test(
-			'run from the node panel: the output shows the sounds with creditsCharged; the service saw the request',
+			'run from the node panel: the output shows the sounds with creditsCharged in view and the cost notice; the service saw the request',
 			as('execute-step', runFromThePanel),
 		);
 		test(
