@@ -2,12 +2,13 @@
 
 // The e2e cases that share one real n8n per line: one user folder, one credential import, one
 // `n8n start` (and the restart the trend case makes) for all of them, instead of one of each per
-// file: booting n8n is most of the CPU this layer spends. Each case module of cases/ registers its
-// tests (and hooks) against this scenario, in a describe of its own named here; the reference service and the fake model are reset before each
-// test and what a test activated is deactivated after it (scenario.js), and each module says
-// what it leaves behind (files, a Data Table). The order matters: `n8n execute` runs headless on
-// the user folder before n8n is started on it; the trend cases restart n8n, so the modules after
-// them prove that the restarted server carries on. The growth window on the real clock is nightly
+// case module. Each case module of cases/ registers its tests (and hooks) against this scenario,
+// in a describe of its own named here; the reference service is reset before each test and what a
+// test activated is deactivated after it (scenario.js), and each module says what it leaves
+// behind (files, a Data Table). The order matters: `n8n execute` runs headless on the user folder
+// before n8n is started on it; the trend cases restart n8n, so MCP after them proves that the
+// restarted server carries on. The node's own cases run beside this file, on an n8n of their own
+// (nodeInN8n.e2e.test.js); the growth window on the real clock is nightly
 // (test/nightly/trendWindow.test.js).
 
 const { useN8n } = require('./scenario');
@@ -15,12 +16,9 @@ const { deadlineMs } = require('../harness/deadlines');
 const { examplesHeadless } = require('./cases/examplesHeadless');
 const { examplesInN8n } = require('./cases/examplesInN8n');
 const { trends } = require('./cases/trends');
-const { soundSearch } = require('./cases/soundSearch');
-const { aiAgent } = require('./cases/aiAgent');
-const { rateLimits } = require('./cases/rateLimits');
 const { mcpServer } = require('./cases/mcpServer');
 
-const scenario = useN8n({ model: true, start: false });
+const scenario = useN8n({ start: false });
 
 describe('headless, with `n8n execute`', () => examplesHeadless(scenario));
 
@@ -31,8 +29,5 @@ describe('in a running n8n (REST API, as the editor uses it)', () => {
 
 	describe('the examples', () => examplesInN8n(scenario));
 	describe('sound trends', () => trends(scenario));
-	describe('the Sound Search node', () => soundSearch(scenario));
-	describe('the Sound Search tool (version 2) in an AI Agent', () => aiAgent(scenario));
 	describe('Sound Search over MCP, with the official MCP SDK client', () => mcpServer(scenario));
-	describe('rate limits', () => rateLimits(scenario));
 });
