@@ -93,7 +93,8 @@ function nextStep(
 	const attempts = () => tries.refusals + tries.failures;
 	if (call.status === 429) {
 		tries.refusals += 1;
-		if (search.mayWait(refusalWaitMs(call.headers ?? {}))) return { retryDelayMs: 0 };
+		const waitMs = refusalWaitMs(call.headers ?? {});
+		if (search.mayWait(waitMs)) return { retryDelayMs: waitMs };
 		const waited = { waitSeconds: search.input.rateLimitWait, progress: search.progress() };
 		return { fail: rateLimitError(search.at, call, attempts(), waited) };
 	}

@@ -135,6 +135,7 @@ async function sendList(count: number, service: Service, options: ListOptions = 
 			permit.done(answer);
 			if (answer.status === 200) return void (tally.taken += 1);
 			tally.refused += 1;
+			await sleep(Number(answer.headers['retry-after']) * 1000);
 		}
 	};
 	const startedAt = Date.now();
