@@ -7,7 +7,6 @@
 const path = require('node:path');
 const { getFreePort, n8nEnv, superviseN8n, untilReady } = require('../n8n');
 const { parseQueueEvent } = require('./events');
-const { inTurn } = require('../n8n/startLock');
 
 // n8n's own drain window on SIGTERM (N8N_GRACEFUL_SHUTDOWN_TIMEOUT, seconds); the supervisor
 // SIGKILLs the process group if n8n is still there some seconds after it. n8n's default is 30;
@@ -66,25 +65,21 @@ async function startN8nProcess({
 	/** @type {Exit | undefined} */
 	let exit;
 	const url = `http://127.0.0.1:${role === 'main' ? port : healthPort}`;
-	// In turn with every other n8n start on the machine (../n8n/startLock.js).
-	const run = await inTurn(async () => {
-		const run = superviseN8n(args, n8nEnv(userFolder, port, brokerPort, extra), userFolder, {
-			tailOnly: true,
-			graceMs: STOP_GRACE_MS,
-		});
-		track({ name, supervisorPid: /** @type {number} */ (run.supervisor.pid), stop: stopOf(run) });
-		onLines(run.supervisor, (line) => {
-			const event = parseQueueEvent(line);
-			if (event) events.push(event);
-		});
-		void run.exited.then((e) => (exit = e));
-		await untilReady(run, [`${url}/healthz/readiness`], readyTimeoutMs).catch((error) => {
-			throw new Error(`n8n ${role} ${name}: ${error.message}\n${logsOf(run).slice(-6000)}`);
-		});
-		return run;
+	const run = superviseN8n(args, n8nEnv(userFolder, port, brokerPort, extra), userFolder, {
+		tailOnly: true,
+		graceMs: STOP_GRACE_MS,
 	});
 	const stop = stopOf(run);
+	track({ name, supervisorPid: /** @type {number} */ (run.supervisor.pid), stop });
+	onLines(run.supervisor, (line) => {
+		const event = parseQueueEvent(line);
+		if (event) events.push(event);
+	});
+	void run.exited.then((e) => (exit = e));
 	const logs = () => logsOf(run);
+	await untilReady(run, [`${url}/healthz/readiness`], readyTimeoutMs).catch((error) => {
+		throw new Error(`n8n ${role} ${name}: ${error.message}\n${logs().slice(-6000)}`);
+	});
 	const pid = await run.childPid;
 	/** @param {NodeJS.Signals} signal */
 	const signal = async (signal) => {
