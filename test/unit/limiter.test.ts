@@ -59,6 +59,7 @@ describe('what the headers say of a quota', () => {
 			{ limit: 100, remaining: 7, resetMs: 5000 },
 		],
 		['nothing', {}, {}],
+		['a quota of 0 (no window to pace to)', { 'ratelimit-policy': '0;w=1' }, { windowMs: 1000 }],
 	])('%s', (_name, headers, announced) => {
 		const read = announcedIn(headers, 2_000_000_000_000);
 		expect(Object.fromEntries(Object.entries(read).filter(([, v]) => v !== undefined))).toEqual(
@@ -71,6 +72,7 @@ describe('what the headers say of a quota', () => {
 		expect(retryAfterMs({ 'retry-after': '7' }, now)).toBe(7000);
 		expect(retryAfterMs({ 'retry-after': 'Thu, 03 Dec 2026 12:00:12 GMT' }, now)).toBe(12_000);
 		expect(retryAfterMs({ 'retry-after': 'soon' }, now)).toBeUndefined();
+		expect(retryAfterMs({ 'retry-after': ' ' }, now)).toBeUndefined();
 		expect(retryAfterMs({}, now)).toBeUndefined();
 	});
 });
@@ -100,9 +102,19 @@ describe('the gate on calls in flight (AIMD)', () => {
 		busy[0].done(ok);
 		expect(limiter.state().limit).toBe(21);
 		const [idle] = await take(limiter, 1);
-		for (const permit of busy.slice(1)) permit.done({ status: 503 });
+		for (const permit of busy.slice(1)) permit.done({ status: 500 });
 		idle.done(ok);
 		expect(limiter.state().limit).toBe(21);
+	});
+
+	it("a run with a larger Max Calls in Flight raises the ceiling; a permit's answer counts once", async () => {
+		const limiter = new Limiter(2);
+		const [permit] = await take(limiter, 2, 4);
+		permit.done(ok);
+		permit.done(ok);
+		expect(limiter.state().limit).toBe(3);
+		await take(limiter, 2, 4);
+		expect(await grantedWithin(limiter, 0, 4)).toBe(false);
 	});
 });
 
@@ -126,18 +138,35 @@ describe('the window gate', () => {
 		expect(await grantedWithin(limiter, 60)).toBe(true);
 	});
 
+	it('the window rolls: each call waits for the one a quota before it to leave the window', async () => {
+		const limiter = new Limiter(100);
+		const [first] = await take(limiter, 1);
+		first.done({ status: 200, headers: { 'ratelimit-policy': '2;w=1' } });
+		await jest.advanceTimersByTimeAsync(600);
+		(await take(limiter, 1))[0].done(ok);
+		// The window taken 5 % longer: the call of 0 leaves it at 1,050, the one of 600 at 1,650.
+		expect(limiter.state().closedForMs).toBe(450);
+		await jest.advanceTimersByTimeAsync(450);
+		(await take(limiter, 1))[0].done(ok);
+		expect(limiter.state().closedForMs).toBe(600);
+	});
+
 	it('Remaining 0 without a window holds off until the reset', async () => {
 		const limiter = new Limiter(10);
-		const [permit] = await take(limiter, 1);
-		permit.done({
+		const [first, last] = await take(limiter, 2);
+		first.done({
 			status: 200,
-			headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '3' },
+			headers: { 'x-ratelimit-remaining': '1', 'x-ratelimit-reset': '3' },
 		});
+		expect(limiter.state().closedForMs).toBe(0);
+		last.done({ status: 200, headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '3' } });
 		expect(limiter.state().closedForMs).toBe(3000);
 	});
 
 	it('without headers, a refusal reads the quota as the calls taken in the Retry-After before it, once its wave is in', async () => {
 		const limiter = new Limiter(100);
+		(await take(limiter, 1))[0].done(ok);
+		await jest.advanceTimersByTimeAsync(2000);
 		const permits = await take(limiter, 6);
 		permits[4].done(tooMany({ 'retry-after': '1' }));
 		// Read now, the calls still out would count: the reading waits for the Retry-After.
@@ -202,9 +231,14 @@ describe('runs and services', () => {
 	it('one limiter per service in the process, the least recently used of 100 forgotten', () => {
 		forgetLimiters();
 		const first = limiterFor('service 0', 10);
-		expect(limiterFor('service 0', 50)).toBe(first);
-		for (let n = 1; n <= 100; n++) limiterFor(`service ${n}`, 10);
+		const used = limiterFor('service 1', 10);
+		for (let n = 2; n < 100; n++) limiterFor(`service ${n}`, 10);
+		expect(limiterFor('service 1', 50)).toBe(used);
+		limiterFor('service 100', 10);
+		expect(limiterFor('service 1', 10)).toBe(used);
 		expect(limiterFor('service 0', 10)).not.toBe(first);
+		forgetLimiters();
+		expect(limiterFor('service 1', 10)).not.toBe(used);
 		forgetLimiters();
 	});
 });
