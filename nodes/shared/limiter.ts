@@ -177,7 +177,8 @@ export class Limiter {
 			// Once the service showed it limits calls in flight, not a window, its Retry-After is
 			// the refused call's own wait (pages.ts), and the AIMD gate holds the others.
 			if (!this.noWindow) this.closedUntil = Math.max(this.closedUntil, now + waitMs);
-			if (!this.quota && !this.noWindow) this.reading = { at: now, windowMs: waitMs };
+			// Read from the first refusal of its wave: n8n reads the others later, some after the window.
+			if (!this.quota && !this.noWindow) this.reading ??= { at: now, windowMs: waitMs };
 		}
 		this.readHeaders(announcedIn(headers, now), now);
 		if (refused || (answer.code !== undefined && DROPPED_CODES.has(answer.code))) {
