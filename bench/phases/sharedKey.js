@@ -32,6 +32,7 @@ async function sharedRound(ctx, [role, latencyMs], size, round) {
 		round,
 		latencyMs,
 		quota: quotaName(quota),
+		keywords: 2 * size,
 		ms,
 		idealMs: (Math.ceil((2 * size) / quota.limit) - 1) * quota.windowMs + latencyMs,
 		statuses: answers.map((answer) => answer.status),
