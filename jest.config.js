@@ -2,7 +2,7 @@
  * Every test layer is a jest project; run one with `npx jest --selectProjects <name>`
  * (Node 24 on PATH: `source scripts/node24.sh`). scripts/test.sh runs them one after the other.
  *
- *   unit               the scheduler, retry policy and error reading, alone
+ *   unit               the limiter (rules and a modelled service), retry policy, error reading
  *   engine             the nodes through n8n-core's real engine, over HTTP to the reference service
  *   reference-service  the reference service against the spec
  *   release            GitHub workflows, the tag check, a release dry run, verification checks
