@@ -17,7 +17,12 @@ import { RunStopped, type FailedCall } from './errors';
 export type Headers = Record<string, unknown>;
 
 /** What the service said of its quota: a count per window, and what is left of it. */
-export type Announced = Partial<Record<'limit' | 'windowMs' | 'remaining' | 'resetMs', number>>;
+export interface Announced {
+	limit?: number;
+	windowMs?: number;
+	remaining?: number;
+	resetMs?: number;
+}
 
 /** A call the gates let through; `done` once, with what came back. */
 export interface Permit {
@@ -50,12 +55,8 @@ export class Limiter {
 	private nextSeq = 0;
 	/** Calls started before this belong to a wave whose refusal already lowered the limit. */
 	private waveSeq = 0;
-	/** `confirmed`: stated by the service's headers, or a call beyond it sent alone was refused. */
-	private quota: { limit: number; windowMs: number; confirmed: boolean } | undefined;
-	/** The call beyond a quota not yet confirmed that tells it from a limit on calls in flight. */
-	private probe: Start | undefined;
-	/** That call was taken: the service limits calls in flight, and refusals read no quota. */
-	private noWindow = false;
+	/** `announced`: stated by the service's headers, not read from its refusals. */
+	private quota: { limit: number; windowMs: number; announced: boolean } | undefined;
 	private closedUntil = 0;
 	/** A refusal's reading of the quota, taken once the refusals of its wave are in. */
 	private reading: { at: number; windowMs: number } | undefined;
@@ -105,21 +106,9 @@ export class Limiter {
 		if (!quota) return this.closedUntil;
 		const since = now - quota.windowMs * (1 + WINDOW_MARGIN);
 		const recent = this.starts.filter((start) => start.at > since).map((start) => start.at);
-		if (recent.length < quota.limit || this.mayProbe()) return this.closedUntil;
+		if (recent.length < quota.limit) return this.closedUntil;
 		const oldest = recent.sort((a, b) => a - b)[recent.length - quota.limit];
 		return Math.max(this.closedUntil, oldest + quota.windowMs * (1 + WINDOW_MARGIN));
-	}
-
-	/**
-	 * A quota read from refusals is what a limit on calls in flight shows as well (a burst: so many
-	 * taken, the rest refused). One call beyond it, sent while the window is full and no other call
-	 * is out, tells them apart: refused, a quota; taken, none (the AIMD gate alone holds).
-	 */
-	private mayProbe() {
-		const quota = this.quota;
-		if (!quota || quota.confirmed || this.probe || this.inFlight > 0) return false;
-		const since = Date.now() - quota.windowMs * (1 - WINDOW_MARGIN);
-		return this.starts.filter((start) => start.at > since).length >= quota.limit;
 	}
 
 	/** Starts waiting calls while both gates let them; wakes itself when the window gate opens. */
@@ -146,7 +135,6 @@ export class Limiter {
 
 	private take(now: number): Start {
 		const start = { seq: this.nextSeq++, at: now };
-		if (this.mayProbe()) this.probe = start;
 		this.inFlight += 1;
 		this.starts.push(start);
 		if (this.starts.length > STARTS_KEPT) this.starts.shift();
@@ -169,30 +157,24 @@ export class Limiter {
 	private settle(start: Start, answer: FailedCall, now: number) {
 		const headers = answer.headers ?? {};
 		const refused = answer.status === 429;
-		if (start === this.probe) this.probed(refused);
 		if (refused) {
 			// Not counted by the service: it leaves the window.
 			this.starts.splice(this.starts.indexOf(start), 1);
 			const waitMs = refusalWaitMs(headers, now);
-			// Once the service showed it limits calls in flight, not a window, its Retry-After is
-			// the refused call's own wait (pages.ts), and the AIMD gate holds the others.
-			if (!this.noWindow) this.closedUntil = Math.max(this.closedUntil, now + waitMs);
+			this.closedUntil = Math.max(this.closedUntil, now + waitMs);
 			// Read from the first refusal of its wave: n8n reads the others later, some after the window.
-			if (!this.quota && !this.noWindow) this.reading ??= { at: now, windowMs: waitMs };
+			if (!this.quota) this.reading ??= { at: now, windowMs: waitMs };
 		}
 		this.readHeaders(announcedIn(headers, now), now);
 		if (refused || (answer.code !== undefined && DROPPED_CODES.has(answer.code))) {
 			this.backOff(start);
-		} else if ((answer.status ?? 500) < 500 && this.inFlight * 2 >= this.limit) {
-			// An answer while at least half the limit is in use: the limit may be what holds calls.
+		} else if (
+			answer.status !== undefined &&
+			answer.status < 500 &&
+			this.inFlight * 2 >= this.limit
+		) {
 			this.limit = Math.min(this.ceiling, this.limit + 1);
 		}
-	}
-
-	private probed(refused: boolean) {
-		this.probe = undefined;
-		if (refused && this.quota) this.quota.confirmed = true;
-		else [this.quota, this.noWindow] = [undefined, true];
 	}
 
 	/** AIMD's decrease, once for the calls that were already out when the first refusal came. */
@@ -208,15 +190,16 @@ export class Limiter {
 	 */
 	private readQuota({ at, windowMs }: { at: number; windowMs: number }) {
 		this.reading = undefined;
+		if (this.quota) return;
 		const taken = this.starts.filter((start) => start.at > at - windowMs && start.at <= at).length;
-		if (taken > 0) this.quota = { limit: taken, windowMs, confirmed: false };
+		if (taken > 0) this.quota = { limit: taken, windowMs, announced: false };
 	}
 
 	/** A quota the service states is paced to; none left, without a window, holds off till the reset. */
 	private readHeaders({ limit, windowMs, remaining, resetMs }: Announced, now: number) {
 		if (limit !== undefined && windowMs !== undefined) {
-			this.quota = { limit, windowMs, confirmed: true };
-			[this.reading, this.probe] = [undefined, undefined];
+			this.quota = { limit, windowMs, announced: true };
+			this.reading = undefined;
 		} else if (remaining === 0 && resetMs !== undefined) {
 			this.closedUntil = Math.max(this.closedUntil, now + resetMs);
 		}

@@ -133,7 +133,7 @@ describe('the window gate', () => {
 		const [first, ...rest] = await take(limiter, 3);
 		first.done({ status: 200, headers: { 'ratelimit-policy': '3;w=1' } });
 		for (const permit of rest) permit.done(ok);
-		expect(limiter.state().quota).toEqual({ limit: 3, windowMs: 1000, confirmed: true });
+		expect(limiter.state().quota).toEqual({ limit: 3, windowMs: 1000, announced: true });
 		expect(await grantedWithin(limiter, 1000)).toBe(false);
 		expect(await grantedWithin(limiter, 60)).toBe(true);
 	});
@@ -175,43 +175,11 @@ describe('the window gate', () => {
 		let granted = false;
 		void limiter.acquire(100).then(() => (granted = true));
 		await jest.advanceTimersByTimeAsync(1000);
-		expect(limiter.state().quota).toEqual({ limit: 4, windowMs: 1000, confirmed: false });
+		expect(limiter.state().quota).toEqual({ limit: 4, windowMs: 1000, announced: false });
 		// The window of the four taken at 0 (and its margin) holds the next call until 1,050.
 		expect(granted).toBe(false);
 		await jest.advanceTimersByTimeAsync(50);
 		expect(granted).toBe(true);
-	});
-
-	/** Call 0 taken, calls 1-2 refused for a second: a quota of 1 a second read; then its one call. */
-	async function quotaOfOneRead(limiter: Limiter) {
-		const permits = await take(limiter, 3);
-		permits[0].done(ok);
-		for (const permit of permits.slice(1)) permit.done(tooMany({ 'retry-after': '1' }));
-		const next = limiter.acquire(100);
-		await jest.advanceTimersByTimeAsync(1050);
-		(await next).done(ok);
-	}
-
-	it('a quota read from refusals is tested by one call alone: refused, it stands', async () => {
-		const limiter = new Limiter(100);
-		await quotaOfOneRead(limiter);
-		const [alone] = await take(limiter, 1);
-		expect(await grantedWithin(limiter, 10)).toBe(false);
-		alone.done(tooMany({ 'retry-after': '1' }));
-		expect(limiter.state().quota).toEqual({ limit: 1, windowMs: 1000, confirmed: true });
-	});
-
-	it('taken, there is no quota: later refusals read none and hold back only the refused call', async () => {
-		const limiter = new Limiter(100);
-		await quotaOfOneRead(limiter);
-		const [alone] = await take(limiter, 1);
-		alone.done(ok);
-		expect(limiter.state().quota).toBeUndefined();
-		const [refused] = await take(limiter, 1);
-		refused.done(tooMany({ 'retry-after': '5' }));
-		expect(limiter.state().closedForMs).toBe(0);
-		await jest.advanceTimersByTimeAsync(5000);
-		expect(limiter.state().quota).toBeUndefined();
 	});
 });
 
