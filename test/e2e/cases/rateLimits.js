@@ -55,9 +55,10 @@ function rateLimits(scenario) {
 		// be 190 more.
 		expect(await listAtQuota(scenario)).toBeLessThanOrEqual(300);
 		// The same n8n, the same credential: the limiter kept in n8n's process paces the run to the
-		// quota the first one read. A loaded machine may send a window's calls late, and the
-		// service refuses them: at most two windows' worth, not a burst.
-		expect(await listAtQuota(scenario)).toBeLessThanOrEqual(20);
+		// quota the first one read. On a loaded machine a refusal read late makes the reading one
+		// high (one call a window refused, 19 in CI beside a benchmark) or a window's calls go out
+		// late; a burst would be 190.
+		expect(await listAtQuota(scenario)).toBeLessThanOrEqual(40);
 	});
 }
 
