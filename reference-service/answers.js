@@ -1,9 +1,19 @@
 'use strict';
 
 // How the service's answers go on the wire: JSON with its length, the error body every refusal
-// but a search's shares (spec 7 leaves its shape open), and the 400 for a control body it refuses.
+// but a search's shares (spec 7 leaves its shape open), the free 429 of capacity and quota mode,
+// and the 400 for a control body it refuses.
 
 const errorBody = (code, message) => ({ success: false, error: { code, message } });
+
+/** A search refused for its rate (capacity or quota mode): free, headers say when to come back. */
+const rateLimited = (message, headers) => ({
+	status: 429,
+	body: errorBody('rate_limited', message),
+	headers,
+	outcome: 'rate_limited',
+	itemCount: 0,
+});
 
 /** @param {import('node:http').ServerResponse} res @param {Record<string, any>} headers */
 function send(res, status, data, headers) {
@@ -30,4 +40,4 @@ function check(ok, message) {
 /** @returns {value is Record<string, any>} */
 const isObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
 
-module.exports = { errorBody, send, sendJson, check, isObject };
+module.exports = { errorBody, rateLimited, send, sendJson, check, isObject };

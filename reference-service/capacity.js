@@ -4,7 +4,7 @@
 // calls in flight per API key (beyond that: 429 with Retry-After, free), a latency added to every
 // answer, and counters a test can read. Capacity 0 means no limit.
 
-const { errorBody, check } = require('./answers');
+const { rateLimited, check } = require('./answers');
 
 /** @param {{capacity?: number, latencyMs?: number, retryAfterSeconds?: number}} initial */
 function createCapacity(initial) {
@@ -53,13 +53,8 @@ function createCapacity(initial) {
 
 /** The answer to a call beyond capacity: says when to come back. */
 function rateLimitedAnswer(settings) {
-	return {
-		status: 429,
-		body: errorBody('rate_limited', 'Too many calls in flight for this API key'),
-		headers: { 'Retry-After': String(settings.retryAfterSeconds) },
-		outcome: 'rate_limited',
-		itemCount: 0,
-	};
+	const retryAfter = { 'Retry-After': String(settings.retryAfterSeconds) };
+	return rateLimited('Too many calls in flight for this API key', retryAfter);
 }
 
 module.exports = { createCapacity, rateLimitedAnswer };

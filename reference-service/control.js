@@ -21,11 +21,8 @@ const CONTROL_ROUTES = {
 	'/__sandbox/faults': { method: 'POST', handle: addFaults },
 	'/__sandbox/time': { method: 'POST', handle: passTime },
 	'/__sandbox/trends': { method: 'POST', handle: setTrend },
-	'/__sandbox/capacity': {
-		method: 'POST',
-		handle: (state, body) => state.capacity.configure(body),
-	},
-	'/__sandbox/quota': { method: 'POST', handle: (state, body) => state.quota.configure(body) },
+	'/__sandbox/capacity': { method: 'POST', handle: (s, body) => s.capacity.configure(body) },
+	'/__sandbox/quota': { method: 'POST', handle: (s, body) => s.quota.configure(body) },
 };
 
 function ledgerReport({ ledger, capacity, quota }) {
@@ -36,7 +33,7 @@ function ledgerReport({ ledger, capacity, quota }) {
 
 function reset(state) {
 	for (const list of [state.ledger, state.faults]) list.length = 0;
-	for (const map of [state.cache, state.overrides, state.trends ?? new Map()]) map.clear();
+	for (const map of [state.cache, state.overrides, state.trends]) map.clear();
 	state.day = 0;
 	state.capacity.reset();
 	state.quota.reset();

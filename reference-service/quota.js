@@ -6,7 +6,7 @@
 // headers (IETF draft) on every answer when `headers` is on. Counters a test can read. Limit 0
 // means no quota.
 
-const { errorBody, check } = require('./answers');
+const { rateLimited, check } = require('./answers');
 
 const UNITS = { s: 1000, sec: 1000, m: 60_000, min: 60_000 };
 
@@ -82,16 +82,11 @@ function createQuota(initial = {}) {
 			return null;
 		}
 		counters.refused += 1;
-		return {
-			status: 429,
-			body: errorBody(
-				'rate_limited',
-				`More than ${settings.limit} calls in the window for this API key`,
-			),
-			headers: { 'Retry-After': String(secondsToSlot(times, now)), ...headers(key, now) },
-			outcome: 'rate_limited',
-			itemCount: 0,
-		};
+		const message = `More than ${settings.limit} calls in the window for this API key`;
+		return rateLimited(message, {
+			'Retry-After': String(secondsToSlot(times, now)),
+			...headers(key, now),
+		});
 	}
 
 	function reset() {

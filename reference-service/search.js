@@ -18,13 +18,10 @@ const { takeFault } = require('./faults');
 /** The ledger's view of a request: the raw inputs as sent, and the normalized query. */
 function readSearchRequest(req, url, platform, nowMs) {
 	const [q, limit, cursor] = ['q', 'limit', 'cursor'].map((name) => url.searchParams.get(name));
-	const [at, path, query] = [
-		new Date(nowMs).toISOString(),
-		url.pathname,
-		normalizeQuery(q) || null,
-	];
+	const [at, query] = [new Date(nowMs).toISOString(), normalizeQuery(q) || null];
 	const authorization = req.headers.authorization ?? null;
-	return { at, method: req.method, path, platform, q, query, limit, cursor, authorization };
+	const { method } = req;
+	return { at, method, path: url.pathname, platform, q, query, limit, cursor, authorization };
 }
 
 /**

@@ -15,7 +15,7 @@ const { createQuota } = require('./quota');
 const { PLATFORMS } = require('./catalogue');
 const { CONTROL_ROUTES, readJsonBody } = require('./control');
 const { sendFault } = require('./faults');
-const { PRICES, priceOf } = require('./pricing');
+const { priceOf } = require('./pricing');
 const { readSearchRequest, decideSearch } = require('./search');
 
 const SEARCH_PATH = /^\/v1\/([^/]+)\/sound\/search$/;
@@ -44,6 +44,8 @@ function createReferenceService(options = {}) {
 		overrides: new Map(),
 		/** @type {import('./faults').Fault[]} */
 		faults: [],
+		/** @type {Map<string, import('./trendControl').TrendScript>} set by /__sandbox/trends */
+		trends: new Map(),
 		day: 0, // the service clock: post counts grow with it (catalogue.js)
 		capacity: createCapacity(config),
 		quota: createQuota(config.quota),
@@ -121,4 +123,4 @@ function sendInternalError(res, error) {
 	sendJson(res, 500, body, { 'X-Credits-Charged': '0' });
 }
 
-module.exports = { createReferenceService, PRICES };
+module.exports = { createReferenceService };

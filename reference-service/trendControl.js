@@ -25,7 +25,6 @@ function setTrend(state, body) {
 		isObject(burst) && burst.day >= 0 && Number.isFinite(burst.percent) && burst.percent > -100;
 	check(Array.isArray(bursts) && bursts.every(burstOk), 'bursts must be [{day >= 0, percent}]');
 	check(typeof rounded === 'boolean', 'rounded must be a boolean');
-	state.trends ??= new Map();
 	state.trends.set(scriptKey(query, body.index), { postCount, dailyGrowth, bursts, rounded });
 	// Readings taken before would otherwise hide the change for a whole cache window.
 	state.cache.clear();

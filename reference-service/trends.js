@@ -34,4 +34,4 @@ function shownRounded(count) {
 	return count;
 }
 
-module.exports = { postCountOn, scriptKey, shownRounded };
+module.exports = { postCountOn, scriptKey };

@@ -6,10 +6,9 @@
 // an owner (later, when the file runs `n8n execute` first); before each test, the service and the
 // model reset; after each, what the test activated deactivated and the server log checked for
 // keys; after all, every process stopped by pid, on failure too. One scenario serves a whole test
-// file: sharedN8n.e2e.test.js runs the case modules of cases/ against one (one n8n boot per line
-// instead of one per file), so a case leaves n8n as it found it or says what it leaves. The
-// executor: run() (REST, as the editor's "Execute workflow") and execute() (CLI) take a workflow
-// file's name (workflowFile.js) and return status, error, items(node).
+// file, so a case leaves n8n as it found it or says what it leaves. run() (REST, as the editor's
+// "Execute workflow") and execute() (CLI) take a workflow file's name (workflowFile.js) and return
+// status, error, items(node).
 
 const fs = require('node:fs');
 const path = require('node:path');
@@ -38,9 +37,8 @@ const UNFINISHED = ['new', 'running', 'waiting'];
 const UNSET = /** @type {any} */ (undefined);
 
 /**
- * @typedef {import('./workflowFile').LoadOptions & { credential?: keyof CREDENTIALS,
- *   trigger?: string }} RunOptions credential: the one "$credential" stands for (default: the
- *   valid key); trigger: the node a REST run starts from (default: the first node)
+ * @typedef {import('./workflowFile').LoadOptions & { credential?: keyof CREDENTIALS }} RunOptions
+ *   credential: the one "$credential" stands for (default: the valid key)
  */
 
 const soundIds = (/** @type {any[]} */ items) => items.map((item) => item.soundId);
@@ -82,21 +80,17 @@ class Scenario {
 		// /home/node in n8n's Docker image); outside <userFolder>/.n8n, which n8n blocks.
 		this.filesDir = path.join(this.userFolder, '.n8n-files');
 		fs.mkdirSync(this.filesDir);
-		const sound = (/** @type {keyof CREDENTIALS} */ key) => ({
-			...CREDENTIALS[key],
-			type: 'soundSearchApi',
-			data: { apiKey: KEYS[key], baseUrl: this.service.url },
-		});
-		const openAi = this.model && {
-			...OPENAI_CREDENTIAL,
-			type: 'openAiApi',
-			data: { apiKey: KEYS.openAi, url: this.model.url },
-		};
-		await n8n.importCredentials(this.userFolder, [
-			sound('sound'),
-			sound('wrongKey'),
-			...(openAi ? [openAi] : []),
-		]);
+		/** @type {Parameters<typeof n8n.importCredentials>[1]} */
+		const credentials = [];
+		for (const key of /** @type {const} */ (['sound', 'wrongKey'])) {
+			const data = { apiKey: KEYS[key], baseUrl: this.service.url };
+			credentials.push({ ...CREDENTIALS[key], type: 'soundSearchApi', data });
+		}
+		if (this.model) {
+			const data = { apiKey: KEYS.openAi, url: this.model.url };
+			credentials.push({ ...OPENAI_CREDENTIAL, type: 'openAiApi', data });
+		}
+		await n8n.importCredentials(this.userFolder, credentials);
 		if (this.options.start !== false) await this.start();
 	}
 
@@ -134,7 +128,7 @@ class Scenario {
 	async run(name, options = {}) {
 		const workflow = this.workflow(name, options);
 		const { id } = await n8n.createWorkflowViaRest(this.rest, workflow);
-		const triggerNode = options.trigger ?? workflow.nodes[0].name;
+		const triggerNode = workflow.nodes[0].name;
 		const { execution, run } = await n8n.runWorkflowViaRest(this.rest, id, { triggerNode });
 		expectNoSecrets(JSON.stringify(execution), `execution ${execution.id} of "${workflow.name}"`);
 		return outcome(execution.status, run);
@@ -162,11 +156,9 @@ class Scenario {
 	}
 
 	/** The first sounds the service lists for a keyword right now (short-video platform). */
-	async searchService(q, limit = 50) {
-		const url = `${this.service.url}/v1/shortvideo/sound/search?q=${encodeURIComponent(q)}&limit=${limit}`;
-		const response = await fetch(url, { headers: { Authorization: `Bearer ${KEYS.sound}` } });
-		const { data } = /** @type {any} */ (await response.json());
-		return /** @type {any[]} */ (data.items);
+	async searchService(/** @type {string} */ q, limit = 50) {
+		const answer = await this.service.search('shortvideo', { q, limit: String(limit) });
+		return /** @type {any[]} */ (answer.body.data.items);
 	}
 
 	/** The soundIds the service lists first for a keyword right now. */
@@ -202,24 +194,18 @@ class Scenario {
 		await this.reactivate(id);
 	}
 
-	/** The workflow's executions as n8n lists them, newest first, unfinished ones included. */
-	async executions(id) {
-		return n8n.executionsOf(this.rest, id);
-	}
-
-	/** One execution once finished, with its run: { mode, status, execution, ...outcome }. */
-	async finished(executionId, timeoutMs = deadlineMs('execution')) {
-		const get = () => this.ok('GET', `/rest/executions/${executionId}`);
-		const execution = await poll(get, (e) => !UNFINISHED.includes(e.status), timeoutMs);
-		expectNoSecrets(JSON.stringify(execution), `execution ${executionId}`);
-		const run = outcome(execution.status, n8n.parseExecutionData(execution.data));
-		return { ...run, mode: execution.mode, execution };
-	}
-
 	/** The workflow's finished runs, oldest first: { mode, status, items(node), ... }. */
 	async runs(id) {
-		const done = (await this.executions(id)).filter((e) => !UNFINISHED.includes(e.status));
-		return Promise.all(done.reverse().map((e) => this.finished(e.id)));
+		const done = (await n8n.executionsOf(this.rest, id)).filter(
+			(/** @type {any} */ e) => !UNFINISHED.includes(e.status),
+		);
+		const finished = async (/** @type {any} */ { id: executionId }) => {
+			const execution = await this.ok('GET', `/rest/executions/${executionId}`);
+			expectNoSecrets(JSON.stringify(execution), `execution ${executionId}`);
+			const run = outcome(execution.status, n8n.parseExecutionData(execution.data));
+			return { ...run, mode: execution.mode, execution };
+		};
+		return Promise.all(done.reverse().map(finished));
 	}
 
 	/** Waits until the workflow has `count` finished runs (or the time is up), then returns them. */

@@ -1,13 +1,10 @@
 'use strict';
 
-// The workflow files the scenario tests run, read and filled in. A test names a workflow: a file
-// of workflows/ ('lofi' is workflows/lofi.workflow.json: the node under test with its
-// trigger and the nodes around it, as n8n exports a workflow) or an example as users get it
-// ('examples/ai-agent-sound-tool.json', reused, not copied). Filled in on loading:
-//  - the string value "$credential" (workflows/): the Sound Search credential to use;
-//  - /home/node/.n8n-files (examples/: the folder n8n's Docker image lets workflows use): this
-//    run's files folder, the only one n8n may use here;
-//  - what a test changes for itself: examples' Settings fields, any node parameter by path.
+// The workflow files the scenario tests run, read and filled in. A test names a file of workflows/
+// ('lofi': workflows/lofi.workflow.json, as n8n exports a workflow) or an example as users get it
+// ('examples/trend-history.json', reused, not copied). Filled in on loading: "$credential" (the
+// Sound Search credential to use), /home/node/.n8n-files (the folder n8n's Docker image lets
+// workflows use: this run's files folder), and what a test changes: Settings fields, parameters.
 
 const fs = require('node:fs');
 const path = require('node:path');
@@ -52,20 +49,13 @@ function applyOptions(workflow, { settings = {}, set = {} }) {
 /**
  * A finished run, the same whether n8n ran it from the CLI or through REST.
  * @param {string} status 'success' | 'error'
- * @param {any} data the run's data: { resultData: { runData, error?, lastNodeExecuted } }
+ * @param {any} data the run's data: { resultData: { runData, error? } }
  */
 function outcome(status, data) {
-	const { runData, error, lastNodeExecuted } = data.resultData;
-	return {
-		status,
-		error,
-		lastNodeExecuted,
-		runData,
-		/** @param {string} node @returns {Record<string, any>[]} its output items (json) */
-		items: (node) => n8n.nodeOutputItems({ data }, node),
-		/** @param {string} node @returns {any} the error the node failed with */
-		nodeError: (node) => runData[node]?.[0]?.error,
-	};
+	const { runData, error } = data.resultData;
+	/** @param {string} node @returns {Record<string, any>[]} its output items (json) */
+	const items = (node) => n8n.nodeOutputItems({ data }, node);
+	return { status, error, runData, items };
 }
 
 /**
@@ -82,4 +72,4 @@ function loadWorkflow(name, options) {
 	return applyOptions(JSON.parse(text, fill), options);
 }
 
-module.exports = { loadWorkflow, outcome, nodeNamed };
+module.exports = { loadWorkflow, outcome };

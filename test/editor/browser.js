@@ -3,9 +3,9 @@
 // The browser of the editor check: headless Debian Chromium (/usr/bin/chromium, installed by
 // scripts/ensure-chromium.sh) driven through playwright-core. Chromium runs as a browser server,
 // a process of ours that close() stops by pid (its process group, its temporary profile removed);
-// the page talks to 127.0.0.1 only. One browser may serve several concerns on its one page: each
-// keeps its screenshots and step times in its own folder under artifacts/editor/ (folder()), and
-// close() writes what the run took and saw to summary.json in each. The docs' pictures: docsShot().
+// the page talks to 127.0.0.1 only. Each concern of the session keeps its screenshots and step
+// times in its own folder under artifacts/editor/ (folder()), and close() writes what the run took
+// and saw to summary.json in each. The docs' pictures: docsShot().
 
 const fs = require('node:fs');
 const path = require('node:path');
@@ -56,7 +56,7 @@ class ShotFolder {
 	docsShot = async (file) => {
 		await this.shot(file, file);
 		if (process.env.DOCS_IMAGES !== '1') return;
-		const picture = path.join(__dirname, '..', '..', 'docs', 'images', `${file}.png`);
+		const picture = path.join(REPO_ROOT, 'docs', 'images', `${file}.png`);
 		fs.copyFileSync(path.join(this.dir, `${file}.png`), picture);
 	};
 
@@ -75,14 +75,6 @@ class ShotFolder {
 			this.stepMs[name] = Date.now() - t0;
 		}
 	};
-
-	/** Writes summary.json: `more`, then this folder's steps and screenshots. @param {object} more */
-	writeSummary(more) {
-		const { stepMs, screenshots } = this;
-		fs.mkdirSync(this.dir, { recursive: true });
-		const summary = JSON.stringify({ ...more, stepMs, screenshots }, null, 2);
-		fs.writeFileSync(path.join(this.dir, 'summary.json'), summary);
-	}
 }
 
 class EditorBrowser {
@@ -92,21 +84,10 @@ class EditorBrowser {
 	start = Date.now();
 	/** @type {Map<string, ShotFolder>} */ folders = new Map();
 
-	/** @param {string} [folder] of shot(), docsShot() and step() (default: artifacts/editor/ itself) */
-	constructor(folder = '') {
-		this.main = this.folder(folder);
-		this.shot = this.main.shot;
-		this.docsShot = this.main.docsShot;
-		this.step = this.main.step;
-	}
-
 	/** A concern's folder under artifacts/editor/, emptied of earlier runs' files when first asked for. @param {string} name */
 	folder(name) {
-		const existing = this.folders.get(name);
-		if (existing) return existing;
-		const created = new ShotFolder(this, name);
-		this.folders.set(name, created);
-		return created;
+		if (!this.folders.has(name)) this.folders.set(name, new ShotFolder(this, name));
+		return /** @type {ShotFolder} */ (this.folders.get(name));
 	}
 
 	/** @param {number} timeoutMs for every action and wait of the page */
@@ -114,17 +95,12 @@ class EditorBrowser {
 		if (!fs.existsSync(CHROMIUM)) {
 			throw new Error(`${CHROMIUM} is missing: run scripts/ensure-chromium.sh`);
 		}
-		this.server = await chromium.launchServer({
-			executablePath: CHROMIUM,
-			headless: true,
-			args: CHROMIUM_FLAGS,
-		});
+		const options = { executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS };
+		this.server = await chromium.launchServer(options);
 		const browser = await chromium.connect(this.server.wsEndpoint());
 		const context = await browser.newContext({
 			viewport: { width: 1440, height: 900 },
-			colorScheme: 'light',
-			locale: 'en-US',
-			timezoneId: 'UTC',
+			...{ colorScheme: 'light', locale: 'en-US', timezoneId: 'UTC' },
 		});
 		context.setDefaultTimeout(timeoutMs);
 		// Anything but this n8n (its editor looks packages up on a registry, for example) is
@@ -148,7 +124,11 @@ class EditorBrowser {
 			blockedNonLoopbackRequests: this.blockedRequests,
 			chromiumPid,
 		};
-		for (const folder of this.folders.values()) folder.writeSummary(shared);
+		for (const { dir, stepMs, screenshots } of this.folders.values()) {
+			fs.mkdirSync(dir, { recursive: true });
+			const summary = JSON.stringify({ ...shared, stepMs, screenshots }, null, 2);
+			fs.writeFileSync(path.join(dir, 'summary.json'), summary);
+		}
 	}
 }
 

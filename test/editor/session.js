@@ -16,13 +16,10 @@ const UI_TIMEOUT_MS = deadlineMs('ui');
 
 /**
  * @typedef {object} EditorSession
- * @property {EditorBrowser} browser
  * @property {InstanceType<typeof Stack>} stack set before the first test
  * @property {import('playwright-core').Page} page set before the first test
  * @property {(name: string) => ReturnType<EditorBrowser['folder']>} folder a concern's
  *   screenshots and steps, in artifacts/editor/<name>/
- * @property {() => Promise<void>} resetService the reference service back to how the stack
- *   started it: no ledger entries, nothing cached
  */
 
 /**
@@ -30,23 +27,20 @@ const UI_TIMEOUT_MS = deadlineMs('ui');
  * @returns {EditorSession}
  */
 function useEditorSession() {
-	const browser = new EditorBrowser('session');
+	const browser = new EditorBrowser();
 	/** @type {EditorSession} */
 	const session = {
-		browser,
 		stack: /** @type {any} */ (undefined),
 		page: /** @type {any} */ (undefined),
 		folder: (name) => browser.folder(name),
-		resetService: async () => {
-			await session.stack.service?.reset();
-		},
 	};
 
 	beforeAll(async () => {
 		session.stack = new Stack({ log: (line) => process.stdout.write(`[stack] ${line}\n`) });
 		await session.stack.start();
 		session.page = await browser.open(UI_TIMEOUT_MS);
-		await browser.step('sign-in', () => signIn(session.page, session.stack, browser.shot));
+		const { step, shot } = browser.folder('session');
+		await step('sign-in', () => signIn(session.page, session.stack, shot));
 	}, deadlineMs('setUp'));
 
 	afterAll(async () => {

@@ -31,60 +31,30 @@ test('refuses another tag, and a run in another repository, with the reason', ()
 	expect(result.stdout).toBe('');
 });
 
-describe('rules', () => {
-	const changelog = '# Changelog\n\n## [Unreleased]\n\n## [1.2.0] - 2026-12-01\n\n- Added things\n';
-	const release = (overrides) => ({
-		tag: 'v1.2.0',
-		repository: 'Owner/Repo',
-		pkg: { version: '1.2.0', repository: { url: 'git+https://github.com/owner/repo.git' } },
-		changelog,
-		...overrides,
-	});
+describe('rules, on made-up releases', () => {
+	/** @param {{ tag?: string, repository?: string, version?: string, host?: string, entry?: string }} [o] */
+	const release = (o = {}) => {
+		const { tag = 'v1.2.0', repository = 'Owner/Repo', version = '1.2.0', host = 'github.com' } = o;
+		const { entry = `## [${version}] - 2026-12-01` } = o;
+		const pkg = { version, repository: { url: `git+https://${host}/owner/repo.git` } };
+		return { tag, repository, pkg, changelog: `# Changelog\n\n## [Unreleased]\n\n${entry}\n` };
+	};
 
-	test('a matching release passes as latest', () => {
+	test('a matching release passes as latest; a pre-release goes out as next', () => {
 		expect(checkReleaseTag(release())).toEqual({ errors: [], distTag: 'latest' });
+		const rc = release({ tag: 'v2.0.0-rc.1', version: '2.0.0-rc.1' });
+		expect(checkReleaseTag(rc)).toEqual({ errors: [], distTag: 'next' });
 	});
 
-	test('the tag must be "v" plus the version', () => {
-		expect(checkReleaseTag(release({ tag: '1.2.0' })).errors).toHaveLength(1);
-		expect(checkReleaseTag(release({ tag: 'v1.2.1' })).errors).toHaveLength(1);
-	});
-
-	test('the version needs its own dated CHANGELOG entry, "Unreleased" is not enough', () => {
-		const errors = checkReleaseTag(
-			release({ changelog: '## [Unreleased]\n\n## [1.1.0] - 2026-11-01\n' }),
-		).errors;
-		expect(errors).toEqual(['CHANGELOG.md has no "## [1.2.0] - YYYY-MM-DD" entry']);
-		expect(checkReleaseTag(release({ changelog: '## [1.2.0]\n' })).errors).toHaveLength(1);
-	});
-
-	test('package.json must name the GitHub repository the workflow runs in', () => {
-		expect(checkReleaseTag(release({ repository: 'owner/other' })).errors).toHaveLength(1);
-		const elsewhere = {
-			version: '1.2.0',
-			repository: { url: 'https://example.com/owner/repo.git' },
-		};
-		expect(checkReleaseTag(release({ pkg: elsewhere })).errors).toHaveLength(1);
-	});
-
-	test('a pre-release goes out under the "next" dist-tag', () => {
-		const rc = release({
-			tag: 'v2.0.0-rc.1',
-			pkg: { version: '2.0.0-rc.1', repository: { url: 'https://github.com/owner/repo' } },
-		});
-		expect(checkReleaseTag({ ...rc, changelog: '## [2.0.0-rc.1] - 2026-12-02\n' })).toEqual({
-			errors: [],
-			distTag: 'next',
-		});
-	});
-
-	test('a version that is not semantic is refused', () => {
-		const odd = release({
-			tag: 'v1.2',
-			pkg: { version: '1.2', repository: { url: 'https://github.com/owner/repo' } },
-		});
-		expect(checkReleaseTag({ ...odd, changelog: '## [1.2] - 2026-12-02\n' }).errors).toEqual([
-			'package.json version "1.2" is not a semantic version',
-		]);
+	test.each([
+		['a tag without the "v"', { tag: '1.2.0' }],
+		['a tag of another version', { tag: 'v1.2.1' }],
+		['another repository than package.json names', { repository: 'owner/other' }],
+		['a repository not on GitHub', { host: 'example.com' }],
+		['only "Unreleased" in the changelog', { entry: '## [1.1.0] - 2026-11-01' }],
+		['a changelog entry without its date', { entry: '## [1.2.0]' }],
+		['a version that is not semantic', { tag: 'v1.2', version: '1.2' }],
+	])('refuses %s, saying why', (_, o) => {
+		expect(checkReleaseTag(release(o)).errors).toHaveLength(1);
 	});
 });

@@ -9,19 +9,9 @@
 const ts = require('typescript');
 
 const ALLOWED_MODULES = new Set(['n8n-workflow']);
-const RESTRICTED_GLOBALS = new Set([
-	'process',
-	'global',
-	'globalThis',
-	'require',
-	'module',
-	'__dirname',
-	'__filename',
-	'eval',
-	'Function',
-	'Deno',
-	'Bun',
-]);
+const RESTRICTED_GLOBALS = new Set(
+	'process global globalThis require module __dirname __filename eval Function Deno Bun'.split(' '),
+);
 
 const isAllowedModule = (specifier) =>
 	specifier.startsWith('./') || specifier.startsWith('../') || ALLOWED_MODULES.has(specifier);

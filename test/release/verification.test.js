@@ -1,8 +1,7 @@
 'use strict';
 // The checks behind docs/verification.md that neither `n8n-node lint` (strict) nor n8n's
-// community-package scanner makes, or makes only on what it can see in the source text. Each
-// rule's checker is also shown to fail on a made-up counter-example. The UX guidelines' checks:
-// uxGuidelines.test.js.
+// community-package scanner makes, or makes only on what it can see in the source text. The UX
+// guidelines' checks: uxGuidelines.test.js.
 const fs = require('node:fs');
 const path = require('node:path');
 const { REPO_ROOT, pkg, sourceOf, filesUnder } = require('./packageNodes.js');
@@ -25,14 +24,9 @@ describe('licence', () => {
 
 describe('dependencies', () => {
 	test('none at run time, of any kind (lint only looks at "dependencies")', () => {
-		for (const field of [
-			'dependencies',
-			'optionalDependencies',
-			'bundleDependencies',
-			'bundledDependencies',
-		]) {
+		const kinds = ['dependencies', 'optionalDependencies', 'bundleDependencies'];
+		for (const field of [...kinds, 'bundledDependencies'])
 			expect([field, Object.keys(pkg[field] || {})]).toEqual([field, []]);
-		}
 	});
 
 	test('peerDependencies is exactly n8n-workflow "*"', () => {
@@ -86,30 +80,6 @@ describe('node and credential code', () => {
 			.flatMap((file) => accessProblems(read(file), file));
 		expect(problems).toEqual([]);
 	});
-
-	test('the check catches env and file-system access, and ignores the same words as text', () => {
-		const bad = [
-			"import { readFileSync } from 'node:fs';",
-			"import type { Agent } from 'undici';",
-			"export * from 'n8n-core';",
-			'const key = process.env.SOUND_KEY;',
-			"const fs = require('fs');",
-			"const cp = await import('child_process');",
-			'const g = globalThis;',
-		].join('\n');
-		expect(accessProblems(bad, 'bad.ts')).toEqual([
-			"bad.ts:1: imports 'node:fs'",
-			"bad.ts:2: imports 'undici'",
-			"bad.ts:3: imports 'n8n-core'",
-			'bad.ts:4: uses process',
-			'bad.ts:5: uses require',
-			"bad.ts:6: imports 'child_process'",
-			'bad.ts:7: uses globalThis',
-		]);
-		const fine =
-			"import { sleep } from 'n8n-workflow';\nimport { a } from './a';\nconst s = 'process.env and fs'; // process\nconst o = { process: 1 }; o.process;";
-		expect(accessProblems(fine, 'fine.ts')).toEqual([]);
-	});
 });
 
 describe('documentation', () => {
@@ -117,28 +87,17 @@ describe('documentation', () => {
 	const headings = readme.split('\n').filter((line) => /^##+ /.test(line));
 
 	test('the README covers install, credentials, usage, examples and compatibility; CONTRIBUTING.md releasing', () => {
-		for (const heading of [
-			'## Install in n8n',
-			'## Credentials',
-			'## Parameters',
-			'## Output',
-			'## Examples',
-			'### Compatibility',
-		]) {
-			expect(headings).toContain(heading);
-		}
+		for (const heading of ['Install in n8n', 'Credentials', 'Parameters', 'Output', 'Examples'])
+			expect(headings).toContain(`## ${heading}`);
+		expect(headings).toContain('### Compatibility');
 		expect(read('CONTRIBUTING.md').split('\n')).toContain('## Releasing');
-		expect(readme).toContain('(CONTRIBUTING.md)');
-		expect(readme).toContain('(docs/verification.md)');
-		expect(readme).toContain('(CHANGELOG.md)');
-	});
-
-	test('the example workflows the README points to exist', () => {
-		const examples = fs
-			.readdirSync(path.join(REPO_ROOT, 'examples'))
-			.filter((file) => file.endsWith('.json'));
-		expect(examples.length).toBeGreaterThanOrEqual(3);
-		expect(readme).toContain('(examples/README.md)');
+		for (const link of [
+			'CONTRIBUTING.md',
+			'docs/verification.md',
+			'CHANGELOG.md',
+			'examples/README.md',
+		])
+			expect(readme).toContain(`(${link})`);
 	});
 
 	test('every check the checklist names exists', () => {
@@ -161,12 +120,6 @@ describe("@n8n/node-cli's release contract, which the publish workflow relies on
 		expect(release).toMatch(/const isCI = Boolean\(process\.env\.GITHUB_ACTIONS\)/);
 		expect(release).toMatch(
 			/runCommand\)\('npm', \['publish'\], \{[^}]*env: \{\s*RELEASE_MODE: 'true',\s*NPM_CONFIG_PROVENANCE: 'true',/,
-		);
-	});
-
-	test('n8n-node prerelease refuses to go on without RELEASE_MODE', () => {
-		expect(source('prerelease.js')).toMatch(
-			/if \(!process\.env\.RELEASE_MODE\) \{\s*this\.log\([^;]*;\s*process\.exit\(1\);/,
 		);
 	});
 });

@@ -1,23 +1,9 @@
 'use strict';
 
 // A keyword list against a request quota in a real n8n (the packed package, run through the REST
-// API the editor uses): what the engine layer proves of the limiter, here with n8n's own
-// request path, timing and concurrency, and n8n's own process keeping what a run learned for the
-// next run. The quota is the service's, and the service's reset before each test lifts it again.
-
-/**
- * When the refused calls came, for a failure to show: "s0: 190, s2: 1", seconds since the run's
- * first request.
- * @param {Array<{ at: string, status: number }>} rows the service's ledger
- */
-function refusedBySecond(rows) {
-	const first = Date.parse(rows[0]?.at);
-	const seconds = rows
-		.filter((r) => r.status === 429)
-		.map((r) => Math.floor((Date.parse(r.at) - first) / 1000));
-	const counts = new Map(seconds.map((s) => [s, seconds.filter((t) => t === s).length]));
-	return [...counts].map(([s, n]) => `s${s}: ${n}`).join(', ');
-}
+// API the editor uses): n8n's own request path, timing and concurrency, and n8n's own process
+// keeping what a run learned for the next run. The limiter's rules are proven in test/unit/ and
+// test/engine/. The quota is the service's; its reset before each test lifts it again.
 
 /**
  * Runs the 200-keyword workflow against 10 calls a second; returns the calls refused.
@@ -27,23 +13,25 @@ async function listAtQuota(scenario) {
 	await scenario.service.reset();
 	await scenario.service.setQuota({ limit: 10, windowMs: 1000 });
 	const started = Date.now();
-	const { status, items } = await scenario.run('200-keywords');
+	const { status } = await scenario.run('200-keywords');
 	const seconds = (Date.now() - started) / 1000;
 
 	expect(status).toBe('success');
-	const { totals, quota, requests: rows } = await scenario.service.ledger();
-	const requests = await scenario.ledger();
-	const paid = requests.filter((r) => r.status === 200);
+	const { totals, quota, requests } = await scenario.service.ledger();
+	// When the refused calls came, for a failure to show: "s0: 190, s2: 1" (seconds since the first).
+	const first = Date.parse(requests[0]?.at);
+	const bySecond = new Map();
+	for (const r of requests.filter((r) => r.status === 429)) {
+		const s = `s${Math.floor((Date.parse(r.at) - first) / 1000)}`;
+		bySecond.set(s, (bySecond.get(s) ?? 0) + 1);
+	}
+	const when = [...bySecond].map(([s, n]) => `${s}: ${n}`).join(', ');
 	process.stderr.write(
-		`[e2e] 200 keywords at 10/s: ${requests.length} requests, ${quota.refused} answered 429 (${refusedBySecond(rows)}), ${seconds.toFixed(1)} s (ideal 20 s)\n`,
+		`[e2e] 200 keywords at 10/s: ${requests.length} requests, ${quota.refused} answered 429 (${when}), ${seconds.toFixed(1)} s (ideal 20 s)\n`,
 	);
-	const keywords = Array.from({ length: 200 }, (_, index) => `quota ${index}`);
-	expect(paid.map((r) => r.q).sort()).toEqual(keywords.sort());
+	const paid = requests.filter((r) => r.status === 200).map((r) => r.q);
+	expect(paid.sort()).toEqual(Array.from({ length: 200 }, (_, i) => `quota ${i}`).sort());
 	expect(totals.creditsCharged).toBe(200);
-	expect(requests.filter((r) => r.status === 429).every((r) => r.credits === 0)).toBe(true);
-	const sounds = items('Sound Search');
-	expect(sounds).toHaveLength(400);
-	expect(sounds.every((s) => s.creditsCharged === 1)).toBe(true);
 	return quota.refused;
 }
 

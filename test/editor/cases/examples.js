@@ -1,7 +1,7 @@
 'use strict';
 
 // Every examples/*.json as a user meets it under `npm start`: opened in the editor, run with
-// "Execute workflow" on the canvas, with nothing prepared but what `npm start` prepares (the
+// "Execute workflow" on the canvas, once, with nothing prepared but what `npm start` prepares (the
 // stack: credentials, the fake model, the .n8n-files folder). A run fails this check when n8n
 // reports it failed or any node ran into an error (drawn red), when it made no call (or, with
 // no search in it, put out nothing), or when a write that ran did not write its file. A screenshot
@@ -20,48 +20,17 @@ const n8n = require('../../harness/n8n');
 const { ICON_PATH_PART, RUN_TIMEOUT_MS, imageLoaded } = require('../ui');
 
 const EXAMPLE_FILES = [...new Set(readExampleWorkflows().workflows.map((w) => w.file))];
-/** The node an example's write goes on to when the file could not be written. */
-const NOT_SAVED = 'File Not Saved';
 
 /** @typedef {import('../../harness/stack').Stack} Stack */
+/** @typedef {import('playwright-core').Page} Page @typedef {Stack['workflows'][number]} Example */
 
 /** The files in the stack's files folder (where the examples write). @param {Stack} stack */
 const filesWritten = (stack) => fs.readdirSync(stack.filesFolder).sort();
 
-/** The newest execution of a workflow, finished, with its run data parsed. @param {Stack} stack @param {string} id */
-async function lastRun(stack, id) {
-	const request = /** @type {import('../../harness/n8n/rest').RestRequest} */ (stack.request);
-	const [newest] = await n8n.executionsOf(request, id, 1);
-	const execution = await n8n.dataOf(request, 'GET', `/rest/executions/${newest.id}`);
-	const writes = execution.workflowData.nodes
-		.filter((/** @type {any} */ n) => n.type === 'n8n-nodes-base.readWriteFile')
-		.filter((/** @type {any} */ n) => n.parameters.operation === 'write')
-		.map((/** @type {any} */ n) => n.name);
-	return { status: execution.status, run: n8n.parseExecutionData(execution.data), writes };
-}
-
-/** Names of the nodes that ran with an error, and of those that ran at all. @param {any} run */
-function nodesThatRan(run) {
-	const runData = run.resultData.runData ?? {};
-	const failed = Object.entries(runData)
-		.filter(([, runs]) => runs.some((/** @type {any} */ r) => r.error))
-		.map(([name]) => name);
-	return { ran: Object.keys(runData), failed };
-}
-
-/** How many items a node's last run put out on its first output. @param {any} run @param {string} node */
-function itemsOut(run, node) {
-	const runs = run.resultData.runData?.[node] ?? [];
-	return runs.at(-1)?.data?.main?.[0]?.length ?? 0;
-}
-
 /** The service's request count so far. @param {Stack} stack */
 const requestsSoFar = async (stack) => (await stack.service?.ledger())?.totals.requests ?? 0;
 
-/**
- * Opens the example's workflow, our icons loaded.
- * @param {import('playwright-core').Page} page @param {Stack} stack @param {Stack['workflows'][number]} example
- */
+/** Opens the example's workflow, our icons loaded. @param {Page} page @param {Stack} stack @param {Example} example */
 async function openOnTheCanvas(page, stack, example) {
 	await page.goto(stack.workflowUrl(example.id));
 	await page.getByTestId('canvas-node').first().waitFor();
@@ -73,24 +42,7 @@ async function openOnTheCanvas(page, stack, example) {
 }
 
 /**
- * Opens the example's workflow (our icons loaded), runs it from the canvas and waits until it
- * succeeded or a node turned red.
- * @param {import('playwright-core').Page} page @param {Stack} stack @param {Stack['workflows'][number]} example
- */
-async function runOnTheCanvas(page, stack, example) {
-	await openOnTheCanvas(page, stack, example);
-	await page.getByTestId('execute-workflow-button').click();
-	const succeeded = page.getByText('Workflow executed successfully').first();
-	const redNode = page.getByTestId('canvas-node-status-error').first();
-	await succeeded.or(redNode).waitFor({ timeout: RUN_TIMEOUT_MS });
-	await page
-		.getByTestId('zoom-to-fit')
-		.click()
-		.catch(() => {});
-}
-
-/**
- * One example, run green from the canvas.
+ * One example, run green from the canvas: its newest execution, finished, with its run data.
  * @param {import('../session').EditorSession} session @param {string} file
  * @param {(name: string) => Promise<void>} shot
  */
@@ -103,22 +55,44 @@ async function runsGreen({ page, stack }, file, shot) {
 	const callsBefore = await requestsSoFar(stack);
 	const filesBefore = filesWritten(stack);
 
-	await runOnTheCanvas(page, stack, example);
+	await openOnTheCanvas(page, stack, example);
+	await page.getByTestId('execute-workflow-button').click();
+	const succeeded = page.getByText('Workflow executed successfully').first();
+	const redNode = page.getByTestId('canvas-node-status-error').first();
+	await succeeded.or(redNode).waitFor({ timeout: RUN_TIMEOUT_MS });
+	await page
+		.getByTestId('zoom-to-fit')
+		.click()
+		.catch(() => {});
 	await shot(path.basename(file, '.json'));
 
-	const { status, run, writes } = await lastRun(stack, example.id);
-	const { ran, failed } = nodesThatRan(run);
-	expect({ status, failed }).toEqual({ status: 'success', failed: [] });
+	const request = /** @type {import('../../harness/n8n/rest').RestRequest} */ (stack.request);
+	const [newest] = await n8n.executionsOf(request, example.id, 1);
+	const execution = await n8n.dataOf(request, 'GET', `/rest/executions/${newest.id}`);
+	const run = n8n.parseExecutionData(execution.data);
+	const runData = run.resultData.runData ?? {};
+	const ran = Object.keys(runData);
+	const failed = ran.filter((name) => runData[name].some((/** @type {any} */ r) => r.error));
+	expect({ status: execution.status, failed }).toEqual({ status: 'success', failed: [] });
 	await expect(page.getByTestId('canvas-node-status-error').count()).resolves.toBe(0);
 	// An example that searches and made no call proved nothing; one that only reads what
 	// others collected (the weekly report) must at least hand its last node an item.
 	if (example.nodes.some((n) => n.type.startsWith(`${PACKAGE_NAME}.`)))
 		expect(await requestsSoFar(stack)).toBeGreaterThan(callsBefore);
-	else expect(itemsOut(run, run.resultData.lastNodeExecuted)).toBeGreaterThan(0);
+	else {
+		const last = runData[run.resultData.lastNodeExecuted]?.at(-1);
+		expect(last?.data?.main?.[0]?.length ?? 0).toBeGreaterThan(0);
+	}
 	// Each write that ran wrote its file (none went on to File Not Saved).
-	expect(ran).not.toContain(NOT_SAVED);
+	expect(ran).not.toContain('File Not Saved');
+	const writes = execution.workflowData.nodes.filter(
+		(/** @type {any} */ n) =>
+			n.type === 'n8n-nodes-base.readWriteFile' &&
+			n.parameters.operation === 'write' &&
+			ran.includes(n.name),
+	);
 	const newFiles = filesWritten(stack).filter((f) => !filesBefore.includes(f));
-	expect(newFiles).toHaveLength(writes.filter((name) => ran.includes(name)).length);
+	expect(newFiles).toHaveLength(writes.length);
 	return { run, newFiles };
 }
 
@@ -126,8 +100,8 @@ async function runsGreen({ page, stack }, file, shot) {
  * An MCP server example has nothing to run from the canvas (Execute workflow would wait for a
  * client): `npm start` publishes it, and it is green when a real MCP client's tool call gets sounds
  * and the service was called, its canvas shown with our icons.
- * @param {import('playwright-core').Page} page @param {Stack} stack
- * @param {Stack['workflows'][number]} example @param {(name: string) => Promise<void>} shot
+ * @param {Page} page @param {Stack} stack @param {Example} example
+ * @param {(name: string) => Promise<void>} shot
  */
 async function servesGreen(page, stack, example, shot) {
 	const { url, token } = /** @type {{ url: string, token: string }} */ (
@@ -137,12 +111,12 @@ async function servesGreen(page, stack, example, shot) {
 	const callsBefore = await requestsSoFar(stack);
 	const { client } = await connectMcp(url, { token });
 	try {
-		const args = { query: 'lofi', platform: 'shortvideo', limit: 5 };
-		const answer = await callSoundSearch(client, args);
-		expect({ isError: answer.isError, sounds: answer.sounds.length }).toEqual({
-			isError: false,
-			sounds: 5,
+		const answer = await callSoundSearch(client, {
+			query: 'lofi',
+			platform: 'shortvideo',
+			limit: 5,
 		});
+		expect([answer.isError, answer.sounds.length]).toEqual([false, 5]);
 	} finally {
 		await client.close();
 	}
