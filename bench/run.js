@@ -3,7 +3,7 @@
 // `npm run bench` (bench/run.sh -> node bench/run.js [options], listed in bench/options.js):
 // packs the package, starts three reference services and one real n8n with the package installed
 // and the benchmark workflows imported and active, runs the phases, stops everything (on success
-// and on failure) and writes BENCHMARKS.md.
+// and on failure), keeps the results and writes BENCHMARKS.md from them (bench/report.js).
 
 const fs = require('node:fs');
 const path = require('node:path');
@@ -14,15 +14,20 @@ const setup = require('./setup');
 const { readOptions, CACHE, USAGE } = require('./options');
 const system = require('./system');
 const { closeClients } = require('./client');
-const { contactLog } = require('./contacts');
 const { writeReport } = require('./report');
-const { inspectorSession } = require('./profile');
 const { timePhase, scalePhase, scaleQuery } = require('./phases/time');
-const { creditsPhase, keywordsPhase } = require('./phases/keywords');
+const { creditsPhase, keywordsPhase } = require('./phases/credits');
 const { keywordScalePhase } = require('./phases/keylists');
 const { quotaPhase } = require('./phases/quotas');
-const { memoryPhase, profilePhase } = require('./phases/inspected');
 
+const PHASES = {
+	time: timePhase,
+	scale: scalePhase,
+	credits: creditsPhase,
+	keywords: keywordsPhase,
+	keylists: keywordScalePhase,
+	quotas: quotaPhase,
+};
 const PAGE_SIZE = 20;
 const PAGES_QUERY = 'bench pages';
 const log = (message) =>
@@ -39,23 +44,14 @@ async function start(options, deadline) {
 	await n8n.ensureN8nInstalled();
 	await setup.startServices(resources);
 	const { timing, billing, scale } = resources;
-	const services = Object.entries({ timing, billing, scale });
-	log(`reference services: ${services.map(([k, s]) => `${k} ${s.url} (pid ${s.pid})`).join(', ')}`);
-	log(
-		'creating the n8n user folder: package installed from the tarball, credentials and workflows imported',
-	);
-	const pages = { pagesQuery: PAGES_QUERY, pagesPageSize: PAGE_SIZE };
+	log(`reference services: timing ${timing.url}, billing ${billing.url}, scale ${scale.url}`);
+	const pages = { pagesQuery: PAGES_QUERY, pageSize: PAGE_SIZE };
 	const { folder, workflows } = await setup.prepareN8nFolder(tarball, resources, pages);
 	resources.folder = folder;
-	log('starting n8n');
 	const t0 = Date.now();
-	// --inspect-port only chooses the port: the inspector stays closed unless the memory and
-	// profile phases open it (SIGUSR1), after the timed ones.
-	// Below the ephemeral range (32768 and up on Linux): the inspector opens minutes after the port
-	// is chosen, and an ephemeral port may be taken by a client socket by then.
-	const inspectPort = await n8n.getFreePort(20_000 + Math.floor(Math.random() * 12_000));
-	const env = { N8N_LOG_LEVEL: 'warn', NODE_OPTIONS: `--inspect-port=127.0.0.1:${inspectPort}` };
-	const server = (resources.server = await n8n.startN8n(folder, { env }));
+	const server = (resources.server = await n8n.startN8n(folder, {
+		env: { N8N_LOG_LEVEL: 'warn' },
+	}));
 	const startSeconds = (Date.now() - t0) / 1000;
 	log(`n8n ready at ${server.url} (pid ${server.pid}) in ${startSeconds.toFixed(1)} s`);
 	const rest = await n8n.setupOwner(server.url);
@@ -76,59 +72,29 @@ async function start(options, deadline) {
 		deadline,
 		n8nPid: server.pid,
 		n8nUrl: server.url,
-		inspectPort,
 		timing,
 		billing,
 		scale,
-		folder,
 		apiKey: setup.API_KEY,
 		pages: options.pages,
 		pageSize: PAGE_SIZE,
 		pagesQuery: PAGES_QUERY,
 		resetTiming,
-		contact: contactLog(),
+		seen: new Set(),
 	};
 	return { ctx, startSeconds };
-}
-
-/** Runs the chosen phases in order; the inspector is opened only after the timed ones. */
-async function runPhases(ctx) {
-	const want = ctx.options.phases;
-	const out = {};
-	const timed = {
-		time: timePhase,
-		scale: scalePhase,
-		credits: creditsPhase,
-		keywords: keywordsPhase,
-		keylists: keywordScalePhase,
-		quotas: quotaPhase,
-	};
-	for (const [name, phase] of Object.entries(timed))
-		if (want.has(name)) out[name] = await phase(ctx);
-	if (!want.has('memory') && !want.has('profile')) return out;
-	const session = await inspectorSession({ pid: ctx.n8nPid, port: ctx.inspectPort });
-	try {
-		if (want.has('memory')) out.memory = await memoryPhase(ctx, session);
-		if (want.has('profile')) out.profile = await profilePhase(ctx, session);
-	} finally {
-		session.close();
-	}
-	return out;
 }
 
 async function main() {
 	const options = readOptions(process.argv.slice(2));
 	if (options.help) return void process.stdout.write(USAGE);
 	const machine = system.machine();
-	log(
-		`machine: ${machine.cores} cores, ${machine.cpuModel}, ${machine.memoryGiB.toFixed(1)} GiB; load ${system.loadavg().join(' ')}`,
-	);
+	log(`machine: ${machine.cores} cores, ${machine.cpuModel}; load ${system.loadavg().join(' ')}`);
 	const quiet = await system.waitForQuiet(options.maxLoad, options.waitLoadSeconds, log);
 	log(
-		`load ${quiet.load.join(' ')}: ${quiet.quiet ? 'quiet enough' : 'machine busy, measuring anyway (recorded)'}`,
+		`load ${quiet.load.join(' ')}: ${quiet.quiet ? 'quiet' : 'busy, measuring anyway (recorded)'}`,
 	);
-	// The deadline and the run's wall time count from here, after the wait for a quiet machine;
-	// whatever hangs, the run ends (cleanup runs on the way out).
+	// The deadline and the wall time count from here, after the wait for a quiet machine.
 	const runStart = Date.now();
 	const hardStop = setTimeout(() => {
 		log(`deadline of ${options.deadlineMs / 60000} min reached: stopping`);
@@ -137,16 +103,19 @@ async function main() {
 	hardStop.unref();
 	const { ctx, startSeconds } = await start(options, runStart + options.deadlineMs);
 	const pid = ctx.n8nPid;
+	const [versions, n8nMemoryAfterStart] = [setup.versions(pid), system.memory(pid)];
+	const phases = {};
+	for (const [name, phase] of Object.entries(PHASES))
+		if (options.phases.has(name)) phases[name] = await phase(ctx);
 	const results = {
-		credentialAuthenticate: setup.credentialAuthenticate(ctx.folder),
 		options: { ...options, phases: [...options.phases] },
 		tarball: options.tarball ? path.basename(options.tarball) : null,
 		machine,
 		quiet,
 		startSeconds,
-		versions: setup.versions(pid),
-		n8nMemoryAfterStart: system.memory(pid),
-		phases: await runPhases(ctx),
+		versions,
+		n8nMemoryAfterStart,
+		phases,
 		loadAtEnd: system.loadavg(),
 		wallSeconds: (Date.now() - runStart) / 1000,
 		finishedAt: new Date().toISOString(),
@@ -156,27 +125,22 @@ async function main() {
 	fs.mkdirSync(CACHE, { recursive: true });
 	fs.writeFileSync(options.raw, JSON.stringify(results));
 	writeReport(options.out, results);
-	log(
-		`wrote ${path.relative(process.cwd(), options.out) || options.out} (${results.wallSeconds.toFixed(0)} s)`,
-	);
+	log(`wrote ${path.relative(process.cwd(), options.out)} (${results.wallSeconds.toFixed(0)} s)`);
 	clearTimeout(hardStop);
 }
 
-/** @type {Promise<Record<string, unknown>> | undefined} */
+/** @type {Promise<void> | undefined} */
 let stopping;
 function stopAll() {
 	stopping ??= (async () => {
-		/** @type {Record<string, unknown>} */
-		const out = {};
-		for (const [key, name = key] of [['server', 'n8n'], ['timing'], ['billing'], ['scale']]) {
+		for (const key of ['server', 'timing', 'billing', 'scale']) {
 			const running = resources[key];
 			delete resources[key];
-			if (running) out[name] = await running.stop().catch((e) => ({ error: String(e) }));
+			if (running) await running.stop().catch((e) => log(`stopping ${key}: ${e}`));
 		}
 		if (resources.folder) n8n.removeN8nUserFolder(resources.folder);
 		delete resources.folder;
 		await closeClients();
-		return out;
 	})();
 	return stopping;
 }

@@ -10,70 +10,44 @@ const { execFileSync } = require('node:child_process');
 const n8n = require('../test/harness/n8n');
 const { startReferenceService } = require('../test/harness/referenceService');
 const { REPO_ROOT } = require('../test/harness/packageTarball');
-const workflows = require('./workflows');
-const { SCALE_SERVICE } = require('./phases/keylists');
-const { keyOf } = require('./contacts');
+const W = require('./workflows');
 
 const API_KEY = 'bench-key';
 const SERVICES = ['timing', 'billing', 'scale'];
+/** How the scale service starts; its reset() comes back to this. */
+const SCALE_SERVICE = { cacheSeconds: 0, latencyMs: W.KEYLISTS.LATENCY_MS };
 
 /**
- * The three reference services: timing (cache off: every page a fresh, charged reading for every
- * variant, so that no variant gets cache hits another made), billing (the default 60 s cache),
- * scale (keyword lists: cache off, 150 ms per answer; besides the benchmark's key, one key per slot
- * of contacts.js). Each is stored in `into` as soon as it
- * runs, so that cleanup finds it.
+ * The three reference services, each stored in `into` as soon as it runs (for cleanup): timing
+ * (cache off: every page a fresh reading for every variant), billing (the default 60 s cache),
+ * scale (keyword lists: cache off, 150 ms an answer, one more API key per slot).
  */
 async function startServices(into) {
 	const pages = { keys: [API_KEY], maxPageSize: 50, defaultPageSize: 20 };
 	into.timing = await startReferenceService({ ...pages, cacheSeconds: 0 });
 	into.billing = await startReferenceService({ ...pages, cacheSeconds: 60 });
-	const keys = [API_KEY, ...workflows.SCALE_SLOTS.map(({ name }) => keyOf(name))];
+	const keys = [API_KEY, ...W.SLOTS.map(W.keyOf)];
 	into.scale = await startReferenceService({ keys, ...SCALE_SERVICE });
 }
 
-/** The credential pairs of the services, and of the scale service's slots (contacts.js). */
-function credentials(services) {
-	const pair = (tag, serviceUrl, apiKey = API_KEY) =>
-		workflows.credentialsFor({ serviceUrl, apiKey, tag });
-	const creds = Object.fromEntries(SERVICES.map((tag) => [tag, pair(tag, services[tag].url)]));
-	const slots = workflows.SCALE_SLOTS.map(({ name }) => [
-		name,
-		pair(`scale ${name}`, services.scale.url, keyOf(name)),
-	]);
-	return { ...creds, slots: Object.fromEntries(slots) };
-}
-
 /** A fresh user folder with the package, the credentials and all workflows imported. */
-async function prepareN8nFolder(tarball, services, { pagesQuery, pagesPageSize }) {
+async function prepareN8nFolder(tarball, services, pages) {
 	const folder = await n8n.createN8nUserFolder({ packageTarball: tarball });
-	const creds = credentials(services);
-	const pairs = [...SERVICES.map((tag) => creds[tag]), ...Object.values(creds.slots)];
+	const pair = (tag, service, apiKey = API_KEY) =>
+		W.credentialsFor({ serviceUrl: services[service].url, apiKey, tag });
+	const creds = Object.fromEntries(SERVICES.map((tag) => [tag, pair(tag, tag)]));
+	const slots = Object.fromEntries(
+		W.SLOTS.map((s) => [s, pair(`scale ${s}`, 'scale', W.keyOf(s))]),
+	);
+	const pairs = [...Object.values(creds), ...Object.values(slots)];
 	await n8n.importCredentials(
 		folder,
 		pairs.flatMap((c) => [c.soundSearch, c.headerAuth]),
 	);
-	const urls = {
-		timing: services.timing.url,
-		billing: services.billing.url,
-		scale: services.scale.url,
-	};
-	const all = workflows.buildWorkflows({ ...urls, creds, pagesQuery, pagesPageSize });
+	const urls = Object.fromEntries(SERVICES.map((tag) => [tag, services[tag].url]));
+	const all = W.buildWorkflows({ ...urls, creds: { ...creds, slots }, ...pages });
 	await n8n.importFile(folder, 'workflow', all, { throwOnFailure: true });
 	return { folder, workflows: all };
-}
-
-/** How the installed package's credential authenticates requests (for the report's why). */
-function credentialAuthenticate(folder) {
-	const dist = path.join(folder, '.n8n/nodes/node_modules', workflows.PACKAGE_NAME, 'dist');
-	try {
-		const { SoundSearchApi } = require(`${dist}/credentials/SoundSearchApi.credentials.js`);
-		const auth = new SoundSearchApi().authenticate;
-		if (typeof auth === 'function') return { kind: 'function' };
-		return { kind: auth?.type ?? 'none', properties: auth?.properties ?? null };
-	} catch (error) {
-		return { kind: 'unknown', error: String(error) };
-	}
 }
 
 /** The output of a command, or '' when it fails. */
@@ -110,9 +84,9 @@ function versions(n8nPid) {
 		benchNode: process.version,
 		n8nNode: (n8nNodeExe && run(n8nNodeExe, ['--version'])) || 'unknown',
 		undici: versionOf('node_modules/undici'),
-		httpRequestVersion: workflows.HTTP_REQUEST_VERSION,
-		webhookVersion: workflows.WEBHOOK_VERSION,
+		httpRequestVersion: W.HTTP_REQUEST_VERSION,
+		webhookVersion: W.WEBHOOK_VERSION,
 	};
 }
 
-module.exports = { API_KEY, startServices, prepareN8nFolder, credentialAuthenticate, versions };
+module.exports = { API_KEY, startServices, prepareN8nFolder, versions };

@@ -2,8 +2,6 @@
 
 // What the benchmark reads from the machine (Linux /proc): its description, a process's memory
 // and CPU, resetting its peak, and the CPU other processes used while the benchmark ran.
-// Hand-written: the libraries that read /proc give per-process figures, not VmHWM, clear_refs or
-// the machine total minus a process tree.
 
 const fs = require('node:fs');
 const os = require('node:os');
@@ -108,9 +106,7 @@ async function waitForQuiet(maxLoad, maxWaitSeconds, log) {
 	const probe = () => {
 		const load = loadavg();
 		if (load[0] >= maxLoad && waited() < maxWaitSeconds)
-			log(
-				`load average ${load.join(' ')} >= ${maxLoad}: waiting (${Math.round(waited())} of ${maxWaitSeconds} s)`,
-			);
+			log(`load ${load.join(' ')} >= ${maxLoad}: waiting (${Math.round(waited())} s)`);
 		return load;
 	};
 	const load = await poll(probe, (l) => l[0] < maxLoad, maxWaitSeconds * 1000, 15_000);

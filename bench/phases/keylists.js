@@ -1,128 +1,81 @@
 'use strict';
 
-// Keyword lists at service scale (issues 9 and 30): hundreds to thousands of input items, one
-// search each (Limit 10, one page), against a third reference service (cache off) whose capacity
-// the node is not told. Every run on a freshly reset service; every node run on its case's own
-// slot (contacts.js), so that the first of a case is the node's first contact with the service:
-//   1. unlimited service, at 150 ms and at 2 s per answer: the node (default options, its first
-//      run recorded as first contact) against HTTP Request untuned (every item's request at
-//      once), interleaved rounds;
-//   2. at 150 ms, the node with Max Calls in Flight 16 ... 256, on the unlimited and on the capped
-//      service, to choose the option's default from measurements;
-//   3. at 150 ms, service capped at 4 calls in flight, the big list: the node, HTTP Request
-//      untuned and HTTP Request with its Batching option tuned by hand;
-//   4. at 2 s, service capped at 20 calls in flight: the node's first contact and a later run.
+// Keyword lists against the scale service (cache off), one search each (Limit 10, one page),
+// every run on a freshly reset service, the node on each case's own slot (workflows.js):
+//   1. no limit, at 150 ms and at the slow latency: the node (default options, its first run
+//      its first contact) beside HTTP Request untuned (every item's request at once), rounds;
+//   2. capped at 4 calls in flight, 150 ms: the node, HTTP Request untuned and HTTP Request with
+//      its Batching tuned by hand;
+//   3. capped at 20 calls in flight at the slow latency: the node's first contact, a later run.
 
-const { rotate } = require('./common');
-const { keylistRun, complete, installedDefault } = require('./keylistRun');
-const { slot, latenciesOf } = require('../contacts');
+const { rotate, freshRun, batchedRuns, complete, latenciesOf } = require('./common');
 const { KEYLISTS } = require('../workflows');
 const { foreignCpuMeter } = require('../system');
 
 const { LIMIT, LATENCY_MS, CAPACITY, SLOW_CAPACITY, BATCH_INTERVALS_MS } = KEYLISTS;
-/** How run.js starts the service of this phase (reset() comes back to these settings). */
-const SCALE_SERVICE = { cacheSeconds: 0, latencyMs: LATENCY_MS };
 
-/**
- * Part 1, at one latency: one warm-up run of each (HTTP Request first, so that the node's, its
- * first contact, counts too: round 0), then interleaved rounds of node and HTTP Request.
- */
+/** Part 1 at one latency: a first run of each (HTTP Request first), then interleaved rounds. */
 async function compareRuns(ctx, plan, [role, latencyMs]) {
 	const setups = {
-		node: { slot: slot.compare(role), latencyMs },
+		node: { slot: `open-${role}`, latencyMs },
 		http: { key: 'keylist-http', latencyMs },
 	};
 	const runs = [];
-	const measure = async (round, variant, size) => {
-		const part = round ? `round ${round}` : 'first run';
-		const run = complete(await keylistRun(ctx, part, setups[variant], size));
-		runs.push({ round, variant, ...run });
-	};
-	for (const variant of ['http', 'node']) await measure(0, variant, plan.sizes[0]);
+	const measure = async (round, variant) =>
+		runs.push({ round, variant, ...complete(await freshRun(ctx, setups[variant], plan.size)) });
+	for (const variant of ['http', 'node']) await measure(0, variant);
 	for (let round = 1; round <= plan.rounds; round++)
-		for (const size of plan.sizes)
-			for (const variant of rotate(['node', 'http'], round)) await measure(round, variant, size);
+		for (const variant of rotate(['node', 'http'], round)) await measure(round, variant);
 	return runs;
 }
 
-/** Part 2: Max Calls in Flight, the big list, on the unlimited then the capped service. */
-async function sweepRuns(ctx, plan) {
-	const bounds = [
-		...plan.sweepUnlimited.map((m) => [m, false]),
-		...plan.sweepCapped.map((m) => [m, true]),
-	];
-	const runs = [];
-	for (const [maxInFlight, capped] of bounds) {
-		const setup = { slot: slot.sweep(maxInFlight, capped), capacity: capped ? CAPACITY : 0 };
-		const run = await keylistRun(ctx, 'sweep', setup, plan.big);
-		runs.push({ maxInFlight, ...complete(run) });
-	}
-	return runs;
-}
-
-/** Part 3: capped service, the big list: node (must complete), HTTP Request untuned, batched. */
-async function cappedRuns(ctx, plan) {
-	const capped = (setup) => keylistRun(ctx, 'capped', { ...setup, capacity: CAPACITY }, plan.big);
-	const node = complete(await capped({ slot: slot.capped(CAPACITY) }));
+/** Part 2: the node (must complete), HTTP Request untuned, then batched until one completes. */
+async function cappedRuns(ctx, size) {
+	const capped = (setup) =>
+		freshRun(ctx, { ...setup, latencyMs: LATENCY_MS, capacity: CAPACITY }, size);
+	const node = complete(await capped({ slot: `capped-${CAPACITY}` }));
 	const http = await capped({ key: 'keylist-http' });
-	const batched = [];
-	for (const interval of BATCH_INTERVALS_MS) {
-		const run = await capped({ key: `keylist-http-batch-${interval}` });
-		batched.push({ batchSize: CAPACITY, batchInterval: interval, ...run });
-		if (run.status === 200 && run.items === run.expected) break;
-	}
+	const batched = await batchedRuns(CAPACITY, BATCH_INTERVALS_MS, (key) => capped({ key }));
 	return { node, http, batched };
 }
 
-/**
- * Part 4 (issue 30): a real service's latency and a cap on calls in flight the node is not told:
- * its first contact, then a later run (it may start from what it learned). Ideal: the list in
- * waves of the capacity, each one latency long.
- */
-async function slowCappedRuns(ctx, plan) {
+/** Part 3. Ideal: the list in waves of the capacity, each one latency long. */
+async function slowCappedRuns(ctx, keywords) {
 	const latencyMs = ctx.options.slowLatencyMs;
-	const setup = { slot: slot.capped(SLOW_CAPACITY), capacity: SLOW_CAPACITY, latencyMs };
-	const runs = [];
-	for (const part of ['first contact', 'later run']) {
-		const run = await keylistRun(ctx, `capped ${SLOW_CAPACITY}, ${part}`, setup, plan.slowCapped);
-		runs.push(complete(run));
-	}
-	const idealMs = Math.ceil(plan.slowCapped / SLOW_CAPACITY) * latencyMs;
-	return { capacity: SLOW_CAPACITY, latencyMs, keywords: plan.slowCapped, idealMs, runs };
+	const setup = { slot: `capped-${SLOW_CAPACITY}`, capacity: SLOW_CAPACITY, latencyMs };
+	const runs = [
+		complete(await freshRun(ctx, setup, keywords)),
+		complete(await freshRun(ctx, setup, keywords)),
+	];
+	const idealMs = Math.ceil(keywords / SLOW_CAPACITY) * latencyMs;
+	return { capacity: SLOW_CAPACITY, latencyMs, keywords, idealMs, runs };
 }
 
 async function keywordScalePhase(ctx) {
 	const plan = ctx.options.keylists;
 	const latencies = latenciesOf(ctx.options);
-	ctx.log(
-		`keylists: ${plan.sizes.join(', ')} keywords x ${plan.rounds} at ${latencies.map(([, ms]) => ms).join(' and ')} ms, Max Calls in Flight, capped services`,
-	);
+	ctx.log(`keylists: ${plan.size} keywords x ${plan.rounds} rounds, capped services`);
 	const meter = foreignCpuMeter();
 	const compare = [];
 	for (const latency of latencies) compare.push(...(await compareRuns(ctx, plan, latency)));
-	const [sweep, capped, slowCapped] = [
-		await sweepRuns(ctx, plan),
-		await cappedRuns(ctx, plan),
-		await slowCappedRuns(ctx, plan),
-	];
+	const capped = await cappedRuns(ctx, plan.capped);
+	const slowCapped = await slowCappedRuns(ctx, plan.slowCapped);
 	const cpu = meter.stop();
 	await ctx.scale.reset();
-	const setup = { limit: LIMIT, latencyMs: LATENCY_MS, capacity: CAPACITY, big: plan.big };
-	const idealMs = (plan.big * LATENCY_MS) / CAPACITY;
-	const defaultMaxInFlight = installedDefault(ctx.folder);
 	return {
-		...setup,
+		limit: LIMIT,
+		latencyMs: LATENCY_MS,
+		capacity: CAPACITY,
+		big: plan.capped,
 		latencies: latencies.map(([, ms]) => ms),
 		batchIntervals: BATCH_INTERVALS_MS,
-		idealMs,
+		idealMs: (plan.capped * LATENCY_MS) / CAPACITY,
 		rounds: plan.rounds,
-		defaultMaxInFlight,
 		compare,
-		sweep,
 		capped,
 		slowCapped,
 		cpu,
 	};
 }
 
-module.exports = { keywordScalePhase, SCALE_SERVICE };
+module.exports = { keywordScalePhase };

@@ -1,84 +1,140 @@
 'use strict';
 
-// Keyword lists against a request quota the node is not told (issues 20 and 30): the scale
-// service in quota mode (N calls per rolling window per key, 429 with Retry-After to the next free
-// slot), one search per keyword (Limit 10, one page), at 150 ms and at 2 s per answer. Each run on
-// a freshly reset service; the node on its case's own slot (contacts.js). For the per-second and
-// the per-minute quota, at each latency:
-//   1. the node (default options): its first contact, then a later run on the same slot;
-//   2. the node's first contact with the quota announced in RateLimit-* headers, then a later run
-//      on the same slot (issue 30: with the limit announced, no call refused once it is read);
-//   3. at 150 ms only, HTTP Request untuned, and HTTP Request with its Batching tuned by hand
-//      (quota-sized batches, one window apart; intervals tried in order until one completes).
-// The per-second quota flooded by another client before each run: phases/flood.js; two
-// executions at once on one key, and a run a 402 dooms: phases/sharedKey.js.
+// Keyword lists against a request quota the node is not told: the scale service in quota mode
+// (N calls per rolling window per key, beyond that a free 429 with Retry-After to the next free
+// slot), one search per keyword, at 150 ms and at the slow latency. Each run on a freshly reset
+// service, the node on each case's own slot (workflows.js). For 10/s and a per-minute quota:
+//   1. the node's first contact, then a later run; the same with the quota in RateLimit-* headers;
+//   2. at 150 ms, HTTP Request untuned, and batched by hand (intervals tried until one completes).
+// Then at 10/s: the quota flooded by another client before each run; two executions at once on one
+// key; and a run that a 402 dooms, against a service capped at 4 calls in flight.
 
 const { setTimeout: sleep } = require('node:timers/promises');
 
+const { callWebhook } = require('../client');
 const { foreignCpuMeter } = require('../system');
-const { QUOTAS, batchKey, quotaName, quotaRun } = require('./quotaRun');
-const { floodPhase } = require('./flood');
-const { sharedKeyPhase } = require('./sharedKey');
-const { slot, latenciesOf, BASE_LATENCY_MS } = require('../contacts');
+const { QUOTAS, nodeWorkflowOf, floodWorkflowOf } = require('../workflows');
+const C = require('./common');
 
-/** The node's first contact and a later run, without headers and with; at one latency. */
-async function nodeRuns(ctx, quota, kind, sizes, [latencyRole, latencyMs]) {
-	const runs = [];
+/**
+ * Against one quota: the node's first contact and a later run at each latency, without headers
+ * and with; HTTP Request at 150 ms, untuned and batched by hand.
+ */
+async function variants(ctx, quota, kind, sizes) {
+	const node = [];
 	const cases = [
 		['first', sizes.first, false],
 		['later', sizes.later, false],
 		['headers', sizes.headers, true],
 		['headersLater', sizes.headers, true],
 	];
-	for (const [role, size, headers] of cases) {
-		const name = slot.quota(kind, latencyRole, headers);
-		const setup = { slot: name, role, latencyMs, headers };
-		// A later run comes after the earlier one's last window, as a scheduled run does: the node
-		// remembers the calls in it (a real service would still count them; this one is reset).
-		if (role !== 'first' && role !== 'headers') await sleep(quota.windowMs);
-		runs.push(await quotaRun(ctx, quota, setup, size));
-	}
-	return runs;
+	for (const [role, latencyMs] of C.latenciesOf(ctx.options))
+		for (const [name, size, headers] of cases) {
+			const slot = `${kind}${headers ? '-headers' : ''}-${role}`;
+			// A later run comes after the earlier one's last window, as a scheduled run does.
+			if (name === 'later' || name === 'headersLater') await sleep(quota.windowMs);
+			node.push(await C.freshRun(ctx, { slot, role: name, latencyMs, quota, headers }, size));
+		}
+	const run = (key) => C.freshRun(ctx, { key, latencyMs: 150, quota }, sizes.first);
+	const http = await run('keylist-http');
+	const batched = await C.batchedRuns(quota.limit, quota.batchIntervalsMs, run);
+	return { quota: C.quotaName(quota), kind, node, http, batched };
 }
 
-/** HTTP Request untuned, HTTP Request batched by hand (until a batching completes), at 150 ms. */
-async function httpRuns(ctx, quota, size) {
-	const latencyMs = BASE_LATENCY_MS;
-	const http = await quotaRun(ctx, quota, { key: 'keylist-http', latencyMs }, size);
-	const batched = [];
-	for (const interval of quota.batchIntervalsMs) {
-		const key = batchKey(quota, interval);
-		const run = await quotaRun(ctx, quota, { key, latencyMs }, size);
-		batched.push({ batchSize: quota.limit, batchInterval: interval, ...run });
-		if (run.status === 200 && run.items === run.expected) break;
+/** Calls the flood sends at once: 4 × the quota, so that most are refused. */
+const FLOOD_CALLS = 40;
+
+/**
+ * Another client's burst on the flood slot's key, then the node's list there as soon as the whole
+ * burst has reached the service (not when its answers are back: at 2 s the window would be free
+ * again). Only the node's calls count.
+ */
+async function floodRun(ctx, [role, latencyMs], keywords) {
+	const quota = QUOTAS.perSecond;
+	await C.resetScale(ctx, { latencyMs, quota });
+	const burst = Array.from({ length: FLOOD_CALLS }, (_, i) => `flood kw ${i}`);
+	const url = C.webhookUrl(ctx, floodWorkflowOf(role));
+	const answer = callWebhook(url, { method: 'POST', body: { keywords: burst } });
+	let flood = await C.ledgerSummary(ctx.scale);
+	for (const until = Date.now() + 30_000; flood.calls < FLOOD_CALLS; ) {
+		C.assert(Date.now() < until, `flood: ${flood.calls} of ${FLOOD_CALLS} calls arrived`);
+		await sleep(5);
+		flood = await C.ledgerSummary(ctx.scale);
 	}
-	return { http, batched };
+	const setup = { slot: `flood-${role}`, role: 'flood', latencyMs, quota };
+	const run = await C.listRun(ctx, setup, keywords, flood.lastSeq);
+	const { status } = await answer;
+	C.assert(status === 200, `flood: its workflow answered ${status}`);
+	return { ...run, flood: { calls: flood.calls, refused: flood.outcomes.rate_limited ?? 0 } };
 }
 
-/** Every run against one quota: the node at each latency, HTTP Request at 150 ms. */
-async function variants(ctx, quota, kind, sizes) {
-	const node = [];
-	for (const latency of latenciesOf(ctx.options))
-		node.push(...(await nodeRuns(ctx, quota, kind, sizes, latency)));
-	return { quota: quotaName(quota), kind, node, ...(await httpRuns(ctx, quota, sizes.first)) };
+/** Two executions of one workflow at once on the shared slot's key, in rounds. */
+async function sharedRound(ctx, [role, latencyMs], size, round) {
+	const quota = QUOTAS.perSecond;
+	await C.resetScale(ctx, { latencyMs, quota });
+	const url = C.webhookUrl(ctx, nodeWorkflowOf(`shared-${role}`));
+	const lists = ['a', 'b'].map((n) =>
+		Array.from({ length: size }, (_, i) => `${n} ${round} kw ${i}`),
+	);
+	const started = Date.now();
+	const answers = await Promise.all(
+		lists.map((keywords) => callWebhook(url, { method: 'POST', body: { keywords } })),
+	);
+	const ms = Date.now() - started;
+	const { calls, credits, outcomes } = await C.ledgerSummary(ctx.scale);
+	const statuses = answers.map((answer) => answer.status);
+	const refused = outcomes.rate_limited ?? 0;
+	ctx.log(
+		`shared key: round ${round} at ${latencyMs} ms: ${statuses} in ${ms} ms, ${calls} calls, ${refused} x 429`,
+	);
+	const idealMs = (Math.ceil((2 * size) / quota.limit) - 1) * quota.windowMs + latencyMs;
+	const run = { round, latencyMs, quota: C.quotaName(quota), keywords: 2 * size, ms, idealMs };
+	return { ...run, statuses, calls, refused, credits };
+}
+
+/** 5 keywords, one answered 402, 40 more, capped at 4: paid calls the service took after the 402. */
+async function doomedRun(ctx, latencyMs) {
+	await C.resetScale(ctx, { latencyMs, capacity: 4 });
+	const query = 'doomed 402';
+	await ctx.scale.injectFaults([{ match: { query }, times: 'always', response: { status: 402 } }]);
+	const keywords = Array.from({ length: 46 }, (_, i) => (i === 5 ? query : `doomed kw ${i}`));
+	const url = C.webhookUrl(ctx, nodeWorkflowOf('doomed'));
+	const meter = foreignCpuMeter();
+	const { status } = await callWebhook(url, { method: 'POST', body: { keywords } });
+	const { foreignCores } = meter.stop();
+	const { requests } = await ctx.scale.ledger();
+	const at = requests.findIndex((call) => call.status === 402);
+	const paidAfter = requests.slice(at + 1).filter((call) => call.status === 200).length;
+	ctx.log(
+		`doomed run: ${status}, 402 at call ${at + 1} of ${requests.length}, ${paidAfter} paid after it`,
+	);
+	await ctx.scale.injectFaults([]);
+	return { latencyMs, status, calls: requests.length, doomedAt: at + 1, paidAfter, foreignCores };
 }
 
 async function quotaPhase(ctx) {
 	const plan = ctx.options.quotas;
-	const perWindow = ctx.options.smoke ? QUOTAS.smokeWindow : QUOTAS.perMinute;
-	const latencies = latenciesOf(ctx.options).map(([, ms]) => ms);
-	const sizes = (k) => Object.entries(plan[k]).map(([role, n]) => `${role} ${n}`);
+	const latencies = C.latenciesOf(ctx.options);
 	ctx.log(
-		`quotas: 10/s (${sizes('perSecond').join(', ')}), a per-window quota (${sizes('perWindow').join(', ')}), at ${latencies.join(' and ')} ms`,
+		`quotas: 10/s and a per-window quota at ${latencies.map(([, ms]) => ms).join(' and ')} ms`,
 	);
 	const cpu = foreignCpuMeter();
 	const perSecond = await variants(ctx, QUOTAS.perSecond, 'second', plan.perSecond);
-	const window = await variants(ctx, perWindow, 'window', plan.perWindow);
-	const flood = await floodPhase(ctx, plan.flood);
-	const sharedKey = await sharedKeyPhase(ctx, plan.perSecond.first);
+	const windowQuota = ctx.options.smoke ? QUOTAS.smokeWindow : QUOTAS.perMinute;
+	const perWindow = await variants(ctx, windowQuota, 'window', plan.perWindow);
+	const floodRuns = [];
+	for (const latency of latencies)
+		for (let i = 1; i <= plan.flood.runs; i++)
+			floodRuns.push({ run: i, ...(await floodRun(ctx, latency, plan.flood.keywords)) });
+	const flood = { quota: C.quotaName(QUOTAS.perSecond), burst: FLOOD_CALLS, runs: floodRuns };
+	const shared = [];
+	for (const latency of latencies)
+		for (let round = 1; round <= 3; round++)
+			shared.push(await sharedRound(ctx, latency, plan.perSecond.first, round));
+	const doomed = await doomedRun(ctx, latencies[0][1]);
 	await ctx.scale.reset();
-	const result = { limit: QUOTAS.LIMIT, latencies, perSecond, perWindow: window };
-	return { ...result, flood, ...sharedKey, cpu: cpu.stop() };
+	const runs = { perSecond, perWindow, flood, shared, doomed };
+	return { latencies: latencies.map(([, ms]) => ms), ...runs, cpu: cpu.stop() };
 }
 
 module.exports = { quotaPhase };

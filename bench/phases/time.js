@@ -1,34 +1,39 @@
 'use strict';
 
 // Return All through n8n. Time: `pages` pages by (a) the node, (b) HTTP Request, (c) a no-op
-// workflow, (d) an undici loop outside n8n, and (e), supplementary, (d) with a new TCP
-// connection per page (n8n's request helper opens one per request): how much of the per-page
-// overhead is connection set-up. Scale: 1,000 ... 10,000 sounds in pages of 50 (the service's
-// cap): wall time, n8n peak memory, items.
+// workflow, (d) an undici loop outside n8n, interleaved rounds. Scale: 1,000 ... 10,000 sounds in
+// pages of 50 (the service's cap): wall time, n8n's CPU and peak memory, items.
 
 const system = require('../system');
-const { summarize } = require('../stats');
+const { floorReturnAll } = require('../client');
 const {
 	assert,
 	rotate,
 	ledgerSummary,
 	n8nCpuSeconds,
-	returnAll,
+	callWorkflow,
 	interleaved,
 } = require('./common');
 
-const VARIANTS = ['node', 'http', 'noop', 'floor', 'floor-new'];
+const VARIANTS = ['node', 'http', 'noop', 'floor'];
 const SCALE_VARIANTS = ['scale-node', 'scale-http', 'floor'];
 const SERVICE_PAGE_CAP = 50;
 const scaleQuery = (size) => `scale ${size}`;
+
+/** One Return All of `q`: a workflow (`query` for its webhook), or the raw floor outside n8n. */
+async function returnAll(ctx, variant, q, pageSize, query = /** @type {any} */ (undefined)) {
+	if (variant !== 'floor') return callWorkflow(ctx, variant, { query });
+	const floor = { serviceUrl: ctx.timing.url, apiKey: ctx.apiKey, q, pageSize };
+	const { ms, items } = await floorReturnAll(floor);
+	return { ms, items, unique: items };
+}
 
 /** One checked run of a variant, with the CPU of n8n, the service and this process. */
 async function timedRun(ctx, variant) {
 	const expected = ctx.pages * ctx.pageSize;
 	const cpu = () => [n8nCpuSeconds(ctx), system.processCpuSeconds(ctx.timing.pid)];
 	const [cpu0, client0] = [cpu(), process.cpuUsage()];
-	const search = { q: ctx.pagesQuery, pageSize: ctx.pageSize };
-	const { ms, items, unique } = await returnAll(ctx, variant, search);
+	const { ms, items, unique } = await returnAll(ctx, variant, ctx.pagesQuery, ctx.pageSize);
 	const client = process.cpuUsage(client0);
 	const [n8nCpuMs, serviceCpuMs] = cpu().map((seconds, i) => (seconds - cpu0[i]) * 1000);
 	const ledger = await ledgerSummary(ctx.timing);
@@ -54,29 +59,16 @@ async function timedRun(ctx, variant) {
 
 async function timePhase(ctx) {
 	const { rounds, warmup } = ctx.options;
-	ctx.log(
-		`time: warm-up ${warmup} rounds, then ${rounds} interleaved rounds of ${VARIANTS.join(', ')}`,
-	);
+	ctx.log(`time: ${warmup} warm-up rounds, then ${rounds} rounds of ${VARIANTS.join(', ')}`);
 	await interleaved(ctx, warmup, VARIANTS, (v) => timedRun(ctx, v));
 	const meter = system.foreignCpuMeter();
-	const runs = await interleaved(ctx, rounds, VARIANTS, async (v, r, position) => {
-		const run = { round: r + 1, position: position + 1, ...(await timedRun(ctx, v)) };
-		if (position === VARIANTS.length - 1 && ((r + 1) % 10 === 0 || r + 1 === rounds))
-			ctx.log(`time: round ${r + 1}/${rounds} done`);
-		return run;
-	});
-	const median = (v) => summarize(runs.filter((x) => x.variant === v).map((x) => x.ms)).median;
-	ctx.log(`time: medians ${VARIANTS.map((v) => `${v} ${median(v).toFixed(0)} ms`).join(', ')}`);
-	const cpu = meter.stop();
-	return {
-		variants: VARIANTS,
-		pages: ctx.pages,
-		pageSize: ctx.pageSize,
-		rounds,
-		warmup,
-		runs,
-		cpu,
-	};
+	const runs = await interleaved(ctx, rounds, VARIANTS, async (v, r, position) => ({
+		round: r + 1,
+		position: position + 1,
+		...(await timedRun(ctx, v)),
+	}));
+	const { pages, pageSize } = ctx;
+	return { variants: VARIANTS, pages, pageSize, rounds, warmup, runs, cpu: meter.stop() };
 }
 
 /** One Return All of `size` sounds, with n8n's peak memory (reset before) and CPU. */
@@ -86,11 +78,7 @@ async function scaleRun(ctx, variant, size) {
 	const before = system.memory(ctx.n8nPid);
 	for (const pid of [ctx.n8nPid, ...runnerPids]) system.resetPeak(pid);
 	const cpu0 = n8nCpuSeconds(ctx);
-	const { ms, items, unique } = await returnAll(ctx, variant, {
-		q,
-		pageSize: SERVICE_PAGE_CAP,
-		query: { q },
-	});
+	const { ms, items, unique } = await returnAll(ctx, variant, q, SERVICE_PAGE_CAP, { q });
 	const n8nCpuMs = (n8nCpuSeconds(ctx) - cpu0) * 1000;
 	const after = system.memory(ctx.n8nPid);
 	const runnerPeakKb = runnerPids.reduce((sum, pid) => sum + (system.memory(pid)?.hwmKb ?? 0), 0);
@@ -102,37 +90,22 @@ async function scaleRun(ctx, variant, size) {
 	);
 	assert(calls === pages, `${variant} ${size}: ${calls} calls, expected ${pages}`);
 	const memory = { rssBeforeKb: before?.rssKb, peakKb: after?.hwmKb, rssAfterKb: after?.rssKb };
-	return {
-		variant,
-		size,
-		pages,
-		ms,
-		n8nCpuMs,
-		items,
-		calls,
-		...memory,
-		runnerPeakKb,
-	};
+	return { variant, size, pages, ms, n8nCpuMs, items, calls, ...memory, runnerPeakKb };
 }
 
 async function scalePhase(ctx) {
 	const { scaleSizes: sizes, scaleReps: reps } = ctx.options;
-	ctx.log(
-		`scale: sizes ${sizes.join(', ')}, ${reps} repetition(s), variants ${SCALE_VARIANTS.join(', ')}`,
-	);
+	ctx.log(`scale: ${sizes.join(', ')} sounds, ${reps} repetition(s)`);
 	// One untimed run of each variant at the smallest size: the workflows' first production runs.
 	for (const v of SCALE_VARIANTS) await scaleRun(ctx, v, sizes[0]);
 	const meter = system.foreignCpuMeter();
 	const runs = [];
 	for (let rep = 0; rep < reps; rep++)
 		for (const size of sizes) {
-			const variants = rotate(SCALE_VARIANTS, rep);
-			const done = await interleaved(ctx, 1, variants, (v) => scaleRun(ctx, v, size));
+			const done = await interleaved(ctx, 1, rotate(SCALE_VARIANTS, rep), (v) =>
+				scaleRun(ctx, v, size),
+			);
 			runs.push(...done.map((run) => ({ rep: rep + 1, ...run })));
-			for (const r of done.filter((x) => x.variant !== 'floor'))
-				ctx.log(
-					`scale: ${r.variant} ${size}: ${r.ms.toFixed(0)} ms, peak ${((r.peakKb ?? NaN) / 1024).toFixed(0)} MiB`,
-				);
 		}
 	return { sizes, reps, pageSize: SERVICE_PAGE_CAP, runs, cpu: meter.stop() };
 }

@@ -1,8 +1,6 @@
 'use strict';
 
-// Number formats and the Markdown tables of the report.
-
-const { markdownTable } = require('markdown-table');
+// Number formats, Markdown tables and paragraphs of the report.
 
 /** @param {(x: number) => string} f */
 const finite = (f) => (/** @type {number} */ x) => (Number.isFinite(x) ? f(x) : 'n/a');
@@ -14,22 +12,14 @@ const pct = finite((x) => `${(100 * x).toFixed(1)} %`);
 const latency = (/** @type {number} */ ms) => (ms >= 1000 ? `${ms / 1000} s` : `${ms} ms`);
 
 /**
- * The report's tables are unpadded, with `---` delimiters: markdown-table pads to the widest cell,
- * so every cell is said to be 3 characters wide.
- * @param {string[]} header @param {unknown[][]} rows
+ * An unpadded Markdown table; the header and each row a list of cells, or one string of them
+ * separated by ' | '. @param {string | string[]} header @param {(string | unknown[])[]} rows
  */
-const table = (header, rows) =>
-	markdownTable([header, ...rows.map((r) => r.map(String))], { stringLength: () => 3 });
-
-/**
- * A table from the cell of a row under each header.
- * @template T @param {Record<string, (row: T) => unknown>} cells @param {T[]} rows
- */
-const columns = (cells, rows) =>
-	table(
-		Object.keys(cells),
-		rows.map((r) => Object.values(cells).map((cell) => cell(r))),
-	);
+function table(header, rows) {
+	const head = Array.isArray(header) ? header : header.split(' | ');
+	const line = (r) => `| ${Array.isArray(r) ? r.join(' | ') : r} |`;
+	return [head, head.map(() => '---'), ...rows].map(line).join('\n');
+}
 
 /** Paragraphs (strings, or nested lists of them) joined by blank lines; empty ones left out. */
 const blocks = (...parts) =>
@@ -38,4 +28,4 @@ const blocks = (...parts) =>
 		.filter((p) => typeof p === 'string' && p !== '')
 		.join('\n\n');
 
-module.exports = { f0, f1, f2, f3, mib, int, pct, latency, table, columns, blocks };
+module.exports = { f0, f1, f2, f3, mib, int, pct, latency, table, blocks };

@@ -2,7 +2,8 @@
 
 // `npm run bench`, as the README gives it, in its smoke form: every phase at a tiny size against
 // a real n8n and HTTP Request side by side, the report written to .cache/bench/smoke.md and its
-// appendix beside it (never BENCHMARKS.md). Figures at these sizes mean nothing; that the phases run and credits hold does.
+// appendix beside it (never BENCHMARKS.md). Figures at these sizes mean nothing; that the phases
+// run and credits hold does.
 const fs = require('node:fs');
 const path = require('node:path');
 const { runToEnd, REPO_ROOT } = require('../commands/run');
@@ -21,6 +22,10 @@ test('npm run bench runs every phase and writes a report in which credits meet t
 	expect(code).toBe(0);
 	const text = fs.readFileSync(report, 'utf8');
 	expect(text).toMatch(/\| credits spent equal to the minimum in every case \| (\d+) of \1 cases /);
+	// The node beside HTTP Request in the same run, at both latencies.
+	expect(
+		text.match(/\| No limit, 200 keywords, .* an answer: .* \| \*\*[\d.]+×\*\* /g),
+	).toHaveLength(2);
 	// The full report beside it (bench/report.js: BENCHMARKS-appendix.md next to the summary).
 	const appendix = path.join(path.dirname(report), 'BENCHMARKS-appendix.md');
 	const full = fs.readFileSync(appendix, 'utf8');
