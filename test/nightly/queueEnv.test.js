@@ -1,8 +1,7 @@
 'use strict';
 
-// `bash scripts/queue-env.sh up [N]`, as the README gives it, in its smoke form: the reference
-// service, Redis, PostgreSQL, an n8n main and one worker with the examples, addresses printed,
-// then everything torn down by pid.
+// `bash scripts/queue-env.sh up [N]` in its smoke form: the reference service, Redis, PostgreSQL,
+// an n8n main and one worker with the examples, addresses printed, all torn down by pid.
 const { runToEnd } = require('../commands/run');
 
 test('bash scripts/queue-env.sh up 1 brings queue mode up with a worker, then tears it down', async () => {
@@ -12,6 +11,6 @@ test('bash scripts/queue-env.sh up 1 brings queue mode up with a worker, then te
 
 	expect(output).toMatch(/\[queue-env\] n8n main: http:\/\/127\.0\.0\.1:\d+ \(pid \d+\)/);
 	expect(output).toMatch(/\[queue-env\] worker-1: pid \d+/);
-	expect(output).toContain('[queue-env] stopped');
+	expect(output).toMatch(/\[queue-env\] stopped \d+ processes by pid in [\d.]+ s, 0 left/);
 	expect(code).toBe(0);
 });

@@ -1,158 +1,126 @@
 'use strict';
 
-// Where a queue-mode main or worker is started: `n8n start` or `n8n worker` of the pinned n8n,
-// through the same supervisor and environment as every other n8n process of the harness
-// (../n8n.js), plus its queue events parsed from its JSON log lines (./events.js).
+// A queue-mode main (`n8n start`) or worker (`n8n worker`) of the pinned n8n through ../n8n/, the
+// packed package in its own user folder; and the executions it enqueued, started and finished,
+// from its own JSON log lines (N8N_LOG_FORMAT=json).
 
 const path = require('node:path');
-const { getFreePort, n8nEnv, superviseN8n, untilReady } = require('../n8n');
-const { parseQueueEvent } = require('./events');
+const n8n = require('../n8n');
+const { deadlineMs } = require('../deadlines');
 
-// n8n's own drain window on SIGTERM (N8N_GRACEFUL_SHUTDOWN_TIMEOUT, seconds); the supervisor
-// SIGKILLs the process group if n8n is still there some seconds after it. n8n's default is 30;
-// 60 leaves a busy machine (npm test runs other layers beside this one) time to finish the
-// executions a stopped worker holds, which is what the SIGTERM case proves n8n does.
+// n8n's drain window on SIGTERM (N8N_GRACEFUL_SHUTDOWN_TIMEOUT, s; n8n's default 30): on a busy
+// machine, time to finish what a stopped worker holds (the SIGTERM test proves it does).
 const N8N_SHUTDOWN_SECONDS = 60;
-const STOP_GRACE_MS = (N8N_SHUTDOWN_SECONDS + 8) * 1000;
-const HOST_NAME_JS = path.join(__dirname, 'hostName.js');
+const EVENTS = {
+	started: /^Worker started execution (\S+)/,
+	finished: /^Worker finished execution (\S+)/,
+	errored: /^Worker errored while running execution (\S+)/, // failed, or stopped
+	enqueued: /^Enqueued execution (\S+)/,
+	mainFinished: /^Execution (\S+) \(job \S+\) finished/,
+};
 
 /**
- * @typedef {{ code: number | null, signal: string | null }} Exit
- * @typedef {object} N8nProcess
- * @property {'main' | 'worker'} role
- * @property {string} name e.g. 'main', 'worker-1'
- * @property {string} hostName the host name n8n sees (queue-<name>)
- * @property {string} userFolder its own user folder (the package is installed in it)
- * @property {number} pid n8n's own pid
- * @property {number} supervisorPid leader of its process group
- * @property {string} url main: its URL; worker: its health server's URL
- * @property {import('./events').QueueEvent[]} events queue events it logged, in order
- * @property {() => string} logs the tail of its output
- * @property {(signal: NodeJS.Signals) => Promise<boolean>} signal to n8n itself (a test's
- *   SIGTERM or SIGKILL); false if it had already exited
- * @property {Promise<Exit>} exited
- * @property {() => Exit | undefined} exitStatus
- * @property {(graceMs?: number) => Promise<unknown>} stop
+ * @typedef {{ kind: keyof typeof EVENTS, id: string, workerId?: string, success?: boolean,
+ *   at: number }} QueueEvent mainFinished: with the worker id the worker reported to the main
+ * @typedef {Awaited<ReturnType<typeof startN8nProcess>>} N8nProcess
  */
 
 /**
- * @param {object} options
- * @param {'main' | 'worker'} options.role
- * @param {string} options.name
- * @param {string} options.userFolder
- * @param {Record<string, string | undefined>} options.env queue mode, Redis, PostgreSQL
- * @param {number} options.concurrency jobs per worker at a time
- * @param {number} options.readyTimeoutMs
- * @param {(p: { name: string, supervisorPid: number, stop: (graceMs?: number) => Promise<unknown> }) => void} options.track
- * @returns {Promise<N8nProcess>}
+ * Starts `main` or `worker-<n>`; resolves once its /healthz/readiness answers (a worker's health
+ * server). track() hears of it at once, so that a failed start is stopped by pid too.
+ * @param {string} name
+ * @param {{ packageTarball: string, env: Record<string, string>, concurrency: number,
+ *   track: (p: { name: string, supervisorPid: number, stop: (ms?: number) => Promise<unknown> }) => void }} options
  */
-async function startN8nProcess({
-	role,
-	name,
-	userFolder,
-	env,
-	concurrency,
-	readyTimeoutMs,
-	track,
-}) {
-	// Open at the same time, so the three are distinct.
-	const [port, brokerPort, healthPort] = await Promise.all([1, 2, 3].map(() => getFreePort()));
-	const hostName = `queue-${name}`;
-	const extra = queueProcessEnv(role, env, hostName, healthPort);
-	const args = role === 'main' ? ['start'] : ['worker', `--concurrency=${concurrency}`];
-	/** @type {import('./events').QueueEvent[]} */
-	const events = [];
-	/** @type {Exit | undefined} */
-	let exit;
-	const url = `http://127.0.0.1:${role === 'main' ? port : healthPort}`;
-	const run = superviseN8n(args, n8nEnv(userFolder, port, brokerPort, extra), userFolder, {
-		tailOnly: true,
-		graceMs: STOP_GRACE_MS,
-	});
-	const stop = stopOf(run);
-	track({ name, supervisorPid: /** @type {number} */ (run.supervisor.pid), stop });
-	onLines(run.supervisor, (line) => {
-		const event = parseQueueEvent(line);
-		if (event) events.push(event);
-	});
-	void run.exited.then((e) => (exit = e));
-	const logs = () => logsOf(run);
-	await untilReady(run, [`${url}/healthz/readiness`], readyTimeoutMs).catch((error) => {
-		throw new Error(`n8n ${role} ${name}: ${error.message}\n${logs().slice(-6000)}`);
-	});
-	const pid = await run.childPid;
-	/** @param {NodeJS.Signals} signal */
-	const signal = async (signal) => {
-		if (exit) return false;
-		try {
-			return process.kill(pid, signal);
-		} catch {
-			return false;
-		}
-	};
-	const supervisorPid = /** @type {number} */ (run.supervisor.pid);
-	const exitStatus = () => exit;
-	return {
-		role,
-		name,
-		hostName,
-		userFolder,
-		pid,
-		supervisorPid,
-		url,
-		events,
-		logs,
-		signal,
-		exited: run.exited,
-		exitStatus,
-		stop,
-	};
-}
-
-/** SIGTERM, then SIGKILL of its group after `graceMs`. @param {ReturnType<typeof superviseN8n>} run */
-const stopOf =
-	(run) =>
-	(graceMs = STOP_GRACE_MS) =>
-		run.stop(graceMs);
-/** @param {ReturnType<typeof superviseN8n>} run */
-const logsOf = (run) => `${run.stdout()}\n${run.stderr()}`;
-
-/**
- * What a main or a worker adds to n8n's environment: the queue settings, its own host name (the
- * worker id n8n reports), and for a worker its health server, which says when it is ready.
- * @param {'main' | 'worker'} role
- * @param {Record<string, string | undefined>} env
- * @param {string} hostName
- * @param {number} healthPort
- */
-function queueProcessEnv(role, env, hostName, healthPort) {
-	return {
+async function startN8nProcess(name, { packageTarball, env, concurrency, track }) {
+	const userFolder = await n8n.createN8nUserFolder({ packageTarball });
+	// Picked at once, so that the three differ.
+	const [port, brokerPort, healthPort] = await Promise.all([1, 2, 3].map(() => n8n.getFreePort()));
+	const main = name === 'main';
+	const extra = {
 		...env,
 		N8N_GRACEFUL_SHUTDOWN_TIMEOUT: String(N8N_SHUTDOWN_SECONDS),
-		NODE_OPTIONS: `--require=${HOST_NAME_JS}`,
-		QUEUE_HOST_NAME: hostName,
-		...(role === 'worker' && {
+		// Its own host name, hence its own worker id in a container too (./hostName.js).
+		NODE_OPTIONS: `--require=${path.join(__dirname, 'hostName.js')}`,
+		QUEUE_HOST_NAME: `queue-${name}`,
+		...(!main && {
 			QUEUE_HEALTH_CHECK_ACTIVE: 'true',
 			QUEUE_HEALTH_CHECK_PORT: String(healthPort),
 			N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
 		}),
 	};
-}
-
-/**
- * Calls back with every complete line the process writes (n8n logs to stdout and stderr).
- * @param {import('node:child_process').ChildProcess} child
- * @param {(line: string) => void} onLine
- */
-function onLines(child, onLine) {
-	for (const stream of [child.stdout, child.stderr]) {
+	const args = main ? ['start'] : ['worker', `--concurrency=${concurrency}`];
+	const graceMs = (N8N_SHUTDOWN_SECONDS + 8) * 1000;
+	const fullEnv = n8n.n8nEnv(userFolder, port, brokerPort, extra);
+	const run = n8n.superviseN8n(args, fullEnv, userFolder, { tailOnly: true, graceMs });
+	const stop = async (ms = graceMs) => {
+		await run.stop(ms);
+		n8n.removeN8nUserFolder(userFolder);
+	};
+	track({ name, supervisorPid: Number(run.supervisor.pid), stop });
+	/** @type {QueueEvent[]} */
+	const events = [];
+	for (const stream of [run.supervisor.stdout, run.supervisor.stderr]) {
 		let partial = '';
 		stream?.on('data', (/** @type {string} */ chunk) => {
 			const lines = (partial + chunk).split('\n');
-			partial = /** @type {string} */ (lines.pop());
-			lines.forEach(onLine);
+			partial = lines.pop() ?? '';
+			for (const event of lines.map(parseEvent)) if (event) events.push(event);
 		});
 	}
+	/** @type {{ code: number | null, signal: string | null } | undefined} */
+	let exit;
+	void run.exited.then((e) => (exit = e));
+	const url = `http://127.0.0.1:${main ? port : healthPort}`;
+	const logs = () => `${run.stdout()}\n${run.stderr()}`;
+	await n8n.untilReady(run, [`${url}/healthz/readiness`], deadlineMs('n8nReady')).catch((error) => {
+		throw new Error(`n8n ${name}: ${error.message}\n${logs().slice(-6000)}`);
+	});
+	const pid = await run.childPid;
+	const ids = (/** @type {QueueEvent['kind']} */ kind) =>
+		events.filter((e) => e.kind === kind).map((e) => e.id);
+	/** Executions it started and has not ended, per its own log. */
+	const running = () => {
+		const ended = [...ids('finished'), ...ids('errored')];
+		return ids('started').filter((id) => !ended.includes(id));
+	};
+	return {
+		name,
+		pid,
+		url,
+		events,
+		logs,
+		ids,
+		running,
+		started: (/** @type {string} */ id) => ids('started').includes(id),
+		/** How long the longest of its running executions has run (0 if none). */
+		longestRunningMs() {
+			const now = running();
+			const starts = events.filter((e) => e.kind === 'started' && now.includes(e.id));
+			return starts.length === 0 ? 0 : Date.now() - Math.min(...starts.map((e) => e.at));
+		},
+		/** A test's signal to n8n itself. @param {NodeJS.Signals} signal */
+		signal: (signal) => !exit && process.kill(pid, signal),
+		exitStatus: () => exit,
+	};
+}
+
+/** @param {string} line one line of n8n's output @returns {QueueEvent | undefined} */
+function parseEvent(line) {
+	/** @type {any} */
+	let entry;
+	try {
+		entry = JSON.parse(line);
+	} catch {
+		return undefined;
+	}
+	const message = String(entry?.message ?? '').trim();
+	for (const [kind, pattern] of Object.entries(EVENTS)) {
+		const id = pattern.exec(message)?.[1];
+		const { workerId, success } = entry.metadata ?? entry;
+		if (id) return { kind: /** @type {any} */ (kind), id, workerId, success, at: Date.now() };
+	}
+	return undefined;
 }
 
 module.exports = { startN8nProcess, N8N_SHUTDOWN_SECONDS };

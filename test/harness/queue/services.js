@@ -1,190 +1,110 @@
 'use strict';
 
-// What queue mode needs besides n8n: a private Redis (the job queue, Bull) and a private
-// PostgreSQL cluster (SQLite is not reliable in queue mode), both on 127.0.0.1 and free ports,
-// under the same supervisor as n8n (../supervisor.js: it leads its own process group, so a stop by
-// pid stops everything the command started, also when this process dies). Short commands
-// (initdb, createdb, pg_isready) just run to the end.
+// What queue mode needs besides n8n: a private Redis (Bull's job queue) and a private PostgreSQL
+// cluster (SQLite is not reliable in queue mode), on 127.0.0.1 and free ports, each under the
+// harness's supervisor (../supervisor.js: its own process group, stopped by pid, also when this
+// process dies); and the environment every n8n process of a stack shares.
 
 const { execFile } = require('node:child_process');
 const fs = require('node:fs');
-const net = require('node:net');
 const path = require('node:path');
+const { promisify } = require('node:util');
 const { getFreePort } = require('../n8n');
 const { supervise } = require('../supervisor');
-const { deadlineMs, timedOut } = require('../deadlines');
+const { until } = require('../poll');
+const { deadlineMs } = require('../deadlines');
 
-const STOP_GRACE_MS = 10_000;
-const DB = 'n8n'; // the database and its user
-const PG_SETTINGS = ['listen_addresses=127.0.0.1', 'unix_socket_directories=', 'fsync=off'].concat([
-	'synchronous_commit=off',
-	'full_page_writes=off',
-	'max_connections=200',
-]);
+const run = promisify(execFile);
+const USER = 'n8n';
+const ok = () => true;
 
-/**
- * @typedef {{ code: number | null, signal: string | null }} Exit
- * @typedef {object} Service
- * @property {string} name
- * @property {number} supervisorPid leader of the process group
- * @property {Promise<number>} childPid the command's own pid (-1 if it never started)
- * @property {() => Exit | undefined} exitStatus set once exited
- * @property {() => string} logs the tail of its output
- * @property {() => Promise<unknown>} stop its stop signal, SIGKILL of the group after a grace period
- * @typedef {(s: Pick<Service, 'name' | 'supervisorPid' | 'stop'>) => void} Track
- */
+/** @typedef {(p: { name: string, supervisorPid: number, stop: () => Promise<unknown> }) => void} Track */
 
 /**
+ * Starts a server under the supervisor; its pid once `probe` resolves. One that exits first fails
+ * the start at once, with its output.
  * @param {string} name
  * @param {string[]} command
- * @param {{ env?: NodeJS.ProcessEnv, cwd: string, stopSignal?: NodeJS.Signals, cleanupDir?: string }} options
- * @returns {Service}
+ * @param {{ cwd: string, env?: NodeJS.ProcessEnv, stopSignal?: NodeJS.Signals, cleanupDir?: string }} options
+ * @param {() => Promise<unknown>} probe
+ * @param {Track} track
  */
-function superviseService(name, command, options) {
-	const run = supervise(command, { ...options, graceMs: STOP_GRACE_MS, tailChars: 20_000 });
-	/** @type {Exit | undefined} */
+async function startServer(name, command, options, probe, track) {
+	const server = supervise(command, { ...options, graceMs: 10_000, tailChars: 20_000 });
+	track({ name, supervisorPid: Number(server.supervisor.pid), stop: () => server.stop(10_000) });
+	/** @type {object | undefined} */
 	let exit;
-	void run.exited.then((e) => (exit = e));
-	return {
-		name,
-		supervisorPid: /** @type {number} */ (run.supervisor.pid),
-		childPid: run.childPid,
-		exitStatus: () => exit,
-		logs: () => `${run.stdout()}${run.stderr()}`,
-		stop: () => run.stop(STOP_GRACE_MS),
+	void server.exited.then((e) => (exit = e));
+	const ready = async () => {
+		if (exit) throw new Error(`exited while starting (${JSON.stringify(exit)})`);
+		return probe().then(ok, () => false);
 	};
-}
-
-/**
- * Runs a short command to its end.
- * @param {string[]} command
- * @param {{ env?: NodeJS.ProcessEnv, cwd?: string, timeoutMs?: number }} [options]
- * @returns {Promise<{ code: number, stdout: string, stderr: string }>}
- */
-function run([file, ...args], { env, cwd, timeoutMs = deadlineMs('serviceReady') } = {}) {
-	return new Promise((resolve) =>
-		execFile(file, args, { env, cwd, timeout: timeoutMs }, (error, stdout, stderr) =>
-			resolve({ code: error ? Number(error.code ?? 1) || 1 : 0, stdout, stderr }),
-		),
-	);
-}
-
-/**
- * Polls a probe that no library offers (Redis PING, pg_isready, a webhook's CORS preflight) until
- * it holds; fails early when the process it waits for has exited.
- * @param {string} what
- * @param {() => Promise<boolean>} probe
- * @param {{ timeoutMs: number, process?: Pick<Service, 'exitStatus' | 'logs'> }} options
- */
-async function waitUntil(what, probe, { timeoutMs, process: proc }) {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const exit = proc?.exitStatus();
-		if (exit)
-			throw new Error(`${what} exited while starting (${JSON.stringify(exit)})\n${proc?.logs()}`);
-		if (await probe().catch(() => false)) return;
-		if (Date.now() > deadline) {
-			const late = timedOut(`${what} to be ready`, timeoutMs);
-			throw Object.assign(late, { message: `${late.message}\n${proc?.logs() ?? ''}` });
-		}
-		await new Promise((resolve) => setTimeout(resolve, 250));
+	try {
+		await until(`${name} to be ready`, ready, Boolean, deadlineMs('serviceReady'));
+	} catch (error) {
+		throw new Error(`${name}: ${error.message}\n${server.stdout()}${server.stderr()}`);
 	}
+	return server.childPid;
 }
 
-/** No persistence. @param {{ redisServer: string, dir: string, track: Track }} options */
+/** Redis without persistence. @param {{ redisServer: string, dir: string, track: Track }} options */
 async function startRedis({ redisServer, dir, track }) {
 	fs.mkdirSync(dir);
-	const port = await getFreePort();
-	const args = ['--bind', '127.0.0.1', '--port', String(port), '--save', '', '--appendonly', 'no'];
-	const proc = superviseService('redis', [redisServer, ...args, '--dir', dir, '--logfile', ''], {
-		cwd: dir,
-	});
-	track(proc);
-	await waitUntil('redis-server', () => ping(port), {
-		timeoutMs: deadlineMs('serviceReady'),
-		process: proc,
-	});
-	return { port, pid: await proc.childPid };
+	const port = String(await getFreePort());
+	const command = [redisServer, '--bind', '127.0.0.1', '--port', port, '--save', ''];
+	command.push('--appendonly', 'no', '--dir', dir, '--logfile', '');
+	// redis-cli comes with Debian's redis-server (redis-tools).
+	const cli = path.join(path.dirname(redisServer), 'redis-cli');
+	const ping = async () => {
+		const { stdout } = await run(cli, ['-h', '127.0.0.1', '-p', port, 'ping']);
+		if (stdout.trim() !== 'PONG') throw new Error(stdout);
+	};
+	const pid = await startServer('redis', command, { cwd: dir }, ping, track);
+	return { port: Number(port), pid };
 }
 
 /**
- * PING over a socket, expecting +PONG. Written by hand: wait-on only knows that the port is open,
- * and a Redis client library would be a dependency for these ten lines.
- * @param {number} port
- * @returns {Promise<boolean>}
- */
-function ping(port) {
-	return new Promise((resolve) => {
-		const socket = net.connect({ host: '127.0.0.1', port }, () => socket.write('PING\r\n'));
-		const done = (/** @type {boolean} */ ok) => resolve(ok) ?? socket.destroy();
-		socket.setTimeout(2_000, () => done(false));
-		socket.on('error', () => done(false));
-		socket.on('data', (chunk) => done(chunk.toString('latin1').startsWith('+PONG')));
-	});
-}
-
-/**
- * PostgreSQL refuses to run as root: then it runs as the `postgres` user (setpriv), which must own
- * its data folder.
- * @param {string} dataDir
- * @returns {string[]} the command prefix
- */
-function asPostgres(dataDir) {
-	if (process.getuid?.() !== 0) return [];
-	const entry = fs
-		.readFileSync('/etc/passwd', 'utf8')
-		.split('\n')
-		.find((line) => line.startsWith('postgres:'));
-	if (!entry)
-		throw new Error('running as root, but there is no `postgres` user to run PostgreSQL as');
-	const [, , uid, gid] = entry.split(':');
-	fs.chownSync(dataDir, Number(uid), Number(gid));
-	return ['setpriv', `--reuid=${uid}`, `--regid=${gid}`, '--clear-groups', '--'];
-}
-
-/**
- * initdb into baseDir (removed by the supervisor if the test process dies), loopback only, fsync
- * off; then the database n8n uses.
+ * A throw-away cluster: initdb into baseDir (the supervisor removes it if this process dies),
+ * loopback only, fsync off; as the `postgres` user when this process is root (PostgreSQL refuses
+ * to run as root).
  * @param {{ pgBin: string, baseDir: string, track: Track }} options
  */
 async function startPostgres({ pgBin, baseDir, track }) {
 	const bin = (/** @type {string} */ name) => path.join(pgBin, name);
 	const dataDir = path.join(baseDir, 'pgdata');
 	fs.mkdirSync(dataDir, { mode: 0o700 });
-	const prefix = asPostgres(dataDir);
+	const as = asPostgres(dataDir);
 	const env = { ...process.env, LANG: 'C', LC_ALL: 'C' };
-	const initArgs = ['-D', dataDir, '-U', DB, '--auth=trust', '-E', 'UTF8', '--locale=C'];
-	const init = await run([...prefix, bin('initdb'), ...initArgs, '--no-sync'], {
-		env,
-		cwd: baseDir,
-		timeoutMs: deadlineMs('serviceReady'),
-	});
-	if (init.code !== 0)
-		throw new Error(`initdb failed (${init.code}):\n${init.stdout}\n${init.stderr}`);
-	const port = await getFreePort();
-	const settings = PG_SETTINGS.flatMap((setting) => ['-c', setting]);
-	const command = [...prefix, bin('postgres'), '-D', dataDir, '-p', String(port), ...settings];
-	// SIGINT is PostgreSQL's fast shutdown (SIGTERM would wait for every client to leave).
-	const proc = superviseService('postgres', command, {
-		env,
-		cwd: baseDir,
-		stopSignal: 'SIGINT',
-		cleanupDir: baseDir,
-	});
-	track(proc);
-	const at = ['-h', '127.0.0.1', '-p', String(port), '-U', DB];
+	const init = ['-D', dataDir, '-U', USER, '--auth=trust', '-E', 'UTF8', '--locale=C', '--no-sync'];
+	const [file, ...args] = [...as, bin('initdb'), ...init];
+	await run(file, args, { env, cwd: baseDir });
+	const port = String(await getFreePort());
+	const settings = ['listen_addresses=127.0.0.1', 'unix_socket_directories=', 'fsync=off'];
+	settings.push('synchronous_commit=off', 'full_page_writes=off', 'max_connections=200');
+	const command = [...as, bin('postgres'), '-D', dataDir, '-p', port];
+	command.push(...settings.flatMap((setting) => ['-c', setting]));
 	// pg_isready, not a TCP wait: the port opens before PostgreSQL accepts connections.
-	const ready = async () =>
-		(await run([bin('pg_isready'), '-q', ...at, '-d', 'postgres'])).code === 0;
-	await waitUntil('postgres', ready, { timeoutMs: deadlineMs('serviceReady'), process: proc });
-	const created = await run([bin('createdb'), ...at, DB]);
-	if (created.code !== 0) throw new Error(`createdb failed (${created.code}): ${created.stderr}`);
-	return { port, pid: await proc.childPid, database: DB, user: DB };
+	const at = ['-q', '-h', '127.0.0.1', '-p', port, '-U', USER, '-d', 'postgres'];
+	const isReady = () => run(bin('pg_isready'), at);
+	// SIGINT is PostgreSQL's fast shutdown (SIGTERM would wait for every client to leave).
+	const stopSignal = /** @type {NodeJS.Signals} */ ('SIGINT');
+	const spawn = { env, cwd: baseDir, stopSignal, cleanupDir: baseDir };
+	const pid = await startServer('postgres', command, spawn, isReady, track);
+	return { port: Number(port), pid, database: 'postgres', user: USER };
+}
+
+/** The prefix that runs a command as the `postgres` user, owning dataDir, when this is root. @param {string} dataDir */
+function asPostgres(dataDir) {
+	if (process.getuid?.() !== 0) return [];
+	const entry = fs.readFileSync('/etc/passwd', 'utf8').match(/^postgres:[^:]*:(\d+):(\d+):/m);
+	if (!entry) throw new Error('running as root, and there is no `postgres` user to run PostgreSQL');
+	fs.chownSync(dataDir, Number(entry[1]), Number(entry[2]));
+	return ['setpriv', `--reuid=${entry[1]}`, `--regid=${entry[2]}`, '--clear-groups', '--'];
 }
 
 /**
- * The environment every n8n process of a stack shares, on top of n8nEnv's: queue mode on this
- * Redis and PostgreSQL, JSON logs (read by ./events.js), files only in filesDir.
+ * The environment of every n8n process of a stack, on top of n8nEnv's: queue mode on this Redis
+ * and PostgreSQL, JSON logs (read by ./n8nProcess.js), files only in filesDir.
  * @param {{ port: number } | undefined} redis
  * @param {{ port: number, database: string, user: string } | undefined} pg
  * @param {string} filesDir
@@ -212,4 +132,4 @@ function queueEnv(redis, pg, filesDir, stall) {
 	};
 }
 
-module.exports = { startRedis, startPostgres, queueEnv, waitUntil };
+module.exports = { startRedis, startPostgres, queueEnv };
