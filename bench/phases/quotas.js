@@ -7,7 +7,7 @@
 //   1. the node's first contact, then a later run; the same with the quota in RateLimit-* headers;
 //   2. at 150 ms, HTTP Request untuned, and batched by hand (intervals tried until one completes).
 // Then at 10/s: the quota flooded by another client before each run; two executions at once on one
-// key; and a run that a 402 dooms, against a service capped at 4 calls in flight.
+// key; and a run that a 402 dooms, against a service capped at 8 calls in flight.
 
 const { setTimeout: sleep } = require('node:timers/promises');
 
@@ -92,11 +92,18 @@ async function sharedRound(ctx, [role, latencyMs], size, round) {
 	return { ...run, statuses, calls, refused, credits };
 }
 
-/** 5 keywords, one answered 402, 40 more, capped at 4: paid calls the service took after the 402. */
+/**
+ * 5 keywords, one answered 402 (at the service's latency, like every answer), 40 more: the paid
+ * calls that reached the service after it had answered the 402, i.e. that n8n sent once the run was
+ * doomed. Capped at 8 so that the 402 call is among those the service takes from the start burst
+ * (at a cap of 4 it was refused, came back last, and nothing was left to stop); the burst's
+ * refused calls must then not be tried again.
+ */
 async function doomedRun(ctx, latencyMs) {
-	await C.resetScale(ctx, { latencyMs, capacity: 4 });
+	await C.resetScale(ctx, { latencyMs, capacity: 8 });
 	const query = 'doomed 402';
-	await ctx.scale.injectFaults([{ match: { query }, times: 'always', response: { status: 402 } }]);
+	const response = { status: 402, delayMs: latencyMs };
+	await ctx.scale.injectFaults([{ match: { query }, times: 'always', response }]);
 	const keywords = Array.from({ length: 46 }, (_, i) => (i === 5 ? query : `doomed kw ${i}`));
 	const url = C.webhookUrl(ctx, nodeWorkflowOf('doomed'));
 	const meter = foreignCpuMeter();
@@ -104,9 +111,13 @@ async function doomedRun(ctx, latencyMs) {
 	const { foreignCores } = meter.stop();
 	const { requests } = await ctx.scale.ledger();
 	const at = requests.findIndex((call) => call.status === 402);
-	const paidAfter = requests.slice(at + 1).filter((call) => call.status === 200).length;
+	if (at < 0) throw new Error('doomed run: the service answered no call 402');
+	const answeredAt = Date.parse(requests[at].at) + latencyMs;
+	const paidAfter = requests.filter(
+		(c) => c.status === 200 && Date.parse(c.at) > answeredAt,
+	).length;
 	ctx.log(
-		`doomed run: ${status}, 402 at call ${at + 1} of ${requests.length}, ${paidAfter} paid after it`,
+		`doomed run: ${status}, 402 at call ${at + 1} of ${requests.length}, ${paidAfter} paid after it was answered`,
 	);
 	await ctx.scale.injectFaults([]);
 	return { latencyMs, status, calls: requests.length, doomedAt: at + 1, paidAfter, foreignCores };

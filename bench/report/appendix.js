@@ -351,7 +351,7 @@ function doomedSection(runs) {
 	);
 	return [
 		'## 9. A run that a 402 dooms',
-		'5 keywords, one the service answers 402 (no credits left), 40 more, against a service capped at 4 calls in flight: the paid calls the service answered after its 402.',
+		'5 keywords, one the service answers 402 (no credits left) at its latency, 40 more, against a service capped at 8 calls in flight: the paid calls that reached the service after it had answered the 402 (sent once the run was doomed).',
 		table('run | paid calls after the 402 | the 402 at call | other processes (cores)', rows),
 	];
 }
