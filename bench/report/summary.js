@@ -286,10 +286,22 @@ const doomedRuns = (q) => (q?.doomed ? [q.doomed] : []);
 function doomedRow(runs) {
 	const target = `A run that a 402 dooms: ≤ ${TARGET.paidAfter402} paid calls after the 402 is read`;
 	if (runs.length === 0) return notMeasured(target);
+	// A 402 answered to the run's last call leaves nothing to stop: the run proves nothing here.
+	const last = runs.find((r) => r.doomedAt === r.calls);
+	if (last)
+		return notMeasured(
+			target,
+			`the 402 came at the last of ${int(last.calls)} calls: nothing was left to stop`,
+		);
 	const most = Math.max(...runs.map((r) => r.paidAfter));
 	return row(
 		target,
-		`most **${int(most)}**; by run ${runs.map((r) => `${int(r.paidAfter)} (${latency(r.latencyMs)})`).join(', ')}`,
+		runs
+			.map(
+				(r) =>
+					`**${int(r.paidAfter)}** (${latency(r.latencyMs)}; the 402 at call ${int(r.doomedAt)} of ${int(r.calls)})`,
+			)
+			.join(', '),
 		most <= TARGET.paidAfter402,
 		`${int(most - TARGET.paidAfter402)} call(s)`,
 		SECTION.doomed,
