@@ -1,17 +1,12 @@
 #!/usr/bin/env bash
-# Installs a pinned n8n application, once per machine: the line named by the first argument or
-# N8N_LINE (2.x by default; a folder n8n-host/<line>/ with package.json + package-lock.json). The
-# install is kept outside the clone, keyed by the pin, Node's major and the lockfile, as CI caches
-# are ($SOUND_SEARCH_CACHE, default ~/.cache/n8n-nodes-sound-search/n8n-<line>-<key>): a new clone
-# on the machine finds it there, a changed lockfile gets a new one. The clone's folder that
-# n8n_install_dir (lib.sh) names (.cache/n8n-host for 2.x, .cache/n8n-host-<line> for the others)
-# is a link to it; a clone whose folder is a real one (installed before the cache) keeps it. It
-# lives under a dot folder because `n8n-node build` copies every *.svg/*.png it finds outside dot
-# folders into dist/ (and so into the package).
-# Idempotent: when the installed n8n matches the pin and the stamp of a completed install matches
-# package.json + package-lock.json, it does nothing. See README.md for why it installs this way.
-#   n8n-host/install.sh [2.x|1.x] [--check]
-# --check installs nothing: exits 0 when that line is installed and up to date, else 1.
+# Installs a pinned n8n once per machine: the line named by the first argument or N8N_LINE (2.x by
+# default; a folder n8n-host/<line>/ with package.json + package-lock.json). The install is kept
+# outside the clone, keyed by the pin, Node's major and the lockfile, as CI caches are
+# ($SOUND_SEARCH_CACHE, default ~/.cache/n8n-nodes-sound-search/n8n-<line>-<key>); the clone's
+# folder n8n_install_dir (lib.sh) names links to it, unless it is a real one (installed before the
+# cache). It lives under a dot folder: `n8n-node build` copies every *.svg/*.png outside them into
+# dist/. Does nothing when the stamp of a completed install matches. README.md says why so.
+#   n8n-host/install.sh [2.x|1.x] [--check]   (--check: exit 0 when installed and up to date)
 set -euo pipefail
 export N8N_LINE="${1:-${N8N_LINE:-2.x}}"
 check_only="${2:-}"
@@ -25,9 +20,7 @@ elapsed() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'
 
 pin="$(node -p 'require(process.argv[1]).dependencies.n8n' "$N8N_HOST_DIR/$line/package.json")"
 stamp="node_modules/.n8n-host-install-stamp"
-# The stamp ties a completed install to the pin, the Node major and the manifest + lockfile as
-# committed in n8n-host/<line>/: `npm install` rewrites the copy here, so a stamp read from the
-# copy never matched again and every call reinstalled n8n.
+# The manifest and lockfile as committed (npm install rewrites the copy in the install folder).
 stamp_value() {
   echo "n8n@$pin node@$(node -p 'process.versions.node.split(".")[0]')" \
     "$(cat "$N8N_HOST_DIR/$line/package.json" "$N8N_HOST_DIR/$line/package-lock.json" 2>/dev/null | sha256sum | cut -c1-16)"
@@ -35,7 +28,7 @@ stamp_value() {
 cache_root="${SOUND_SEARCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/n8n-nodes-sound-search}"
 mkdir -p "$cache_root" "$(dirname "$install_dir")"
 if [ -d "$install_dir" ] && [ ! -L "$install_dir" ]; then
-  lock="$N8N_HOST_DIR/../.cache/n8n-host-install.lock" # a clone's own install, as before the cache
+  lock="$N8N_HOST_DIR/../.cache/n8n-host-install.lock"
 else
   machine_dir="$cache_root/n8n-$line-$(stamp_value | sha256sum | cut -c1-16)"
   mkdir -p "$machine_dir"
@@ -44,9 +37,7 @@ else
 fi
 cd "$install_dir"
 
-installed_version() {
-  node -p 'require("./node_modules/n8n/package.json").version' 2>/dev/null || echo none
-}
+installed_version() { node -p 'require("./node_modules/n8n/package.json").version' 2>/dev/null || echo none; }
 up_to_date() {
   [ -x node_modules/.bin/n8n ] && [ "$(installed_version)" = "$pin" ] &&
     [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$(stamp_value)" ]
@@ -58,8 +49,7 @@ if up_to_date; then
 fi
 [ "$check_only" = --check ] && exit 1
 
-# Two test processes may call this at once: serialise them, then re-check.
-# One lock for every line: two installs at once would only slow each other down.
+# One install at a time (of any line: two would only slow each other down), then a re-check.
 exec 9>"$lock"
 flock 9
 if up_to_date; then
@@ -69,15 +59,11 @@ fi
 
 echo "[n8n-host] installing n8n $pin (installed: $(installed_version)); this takes a few minutes" >&2
 rm -f "$stamp"
-# Copied only now, under the lock: a check (or a call that finds n8n installed) must not touch
-# the files of an install under way.
 cp "$N8N_HOST_DIR/$line/package.json" "$N8N_HOST_DIR/$line/package-lock.json" . 2>/dev/null ||
   cp "$N8N_HOST_DIR/$line/package.json" . # a new line has no lockfile yet
-# sqlite3 needs its native addon, built against npm_config_nodedir (Node 24 headers, exported by
-# node24.sh); its prebuilt-binary download is unreachable here, so it compiles (about a minute on
-# one core). The build depends only on sqlite3's version and Node's ABI: it is kept, and a line
-# that pins the same sqlite3 copies it. It compiles from sqlite3's own package in a folder of its
-# own, beside n8n's npm install below (which takes two minutes on a fresh machine), not after it.
+# sqlite3's native addon is compiled against Node 24's headers (its prebuilt download is
+# unreachable here; about a minute on one core) from sqlite3's own package, beside n8n's npm
+# install, and kept by sqlite3 version and Node ABI for every line that pins the same.
 sqlite3_version="$(node -p "require('./package-lock.json').packages['node_modules/sqlite3']?.version ?? ''" 2>/dev/null || true)"
 kept="$cache_root/sqlite3-build/${sqlite3_version:-unpinned}-abi$(node -p process.versions.modules).node"
 compile_sqlite3() {
@@ -99,15 +85,11 @@ if [ -n "$sqlite3_version" ] && [ ! -f "$kept" ]; then
   compiling=$!
 fi
 # --ignore-scripts: @confluentinc/kafka-javascript's install script downloads from the internet.
-# isolated-vm's Node 24 prebuild is found without its script.
-# The lockfile copy gets its packages' tarball addresses first (resolveLockfile.js says why); should
-# the registry lay out its tarballs otherwise, the install runs again from the committed lockfile.
+# The lockfile copy gets its tarball addresses first (resolveLockfile.js says why); should the
+# registry lay out its tarballs otherwise, the install runs again from the committed lockfile.
 t1=$(date +%s.%N)
 install_n8n() { npm install --ignore-scripts --no-audit --no-fund --loglevel=error >&2; }
-if [ -f package-lock.json ] && node "$N8N_HOST_DIR/resolveLockfile.js" package-lock.json "$(npm config get registry)" &&
-  install_n8n; then
-  :
-else
+if ! { [ -f package-lock.json ] && node "$N8N_HOST_DIR/resolveLockfile.js" package-lock.json "$(npm config get registry)" && install_n8n; }; then
   echo "[n8n-host] npm install with tarball addresses failed: again from the committed lockfile" >&2
   cp "$N8N_HOST_DIR/$line/package-lock.json" . 2>/dev/null || true
   install_n8n
@@ -121,19 +103,11 @@ if [ -n "$compiling" ]; then
 fi
 if [ -f "$kept" ]; then
   mkdir -p "$(dirname "$addon")" && cp "$kept" "$addon"
-  echo "[n8n-host] sqlite3: the kept build copied" >&2
 else # a lockfile without a top-level sqlite3: built in place
   npm rebuild sqlite3 --loglevel=error >&2
-  echo "[n8n-host] npm rebuild sqlite3: $(elapsed "$t1") s" >&2
 fi
 
-if [ "$(installed_version)" != "$pin" ]; then
-  echo "[n8n-host] installed n8n is $(installed_version), expected $pin" >&2
-  exit 1
-fi
-node -e 'require("./node_modules/sqlite3")' || {
-  echo "[n8n-host] sqlite3 does not load after the rebuild" >&2
-  exit 1
-}
+[ "$(installed_version)" = "$pin" ] || { echo "[n8n-host] installed n8n is $(installed_version), expected $pin" >&2; exit 1; }
+node -e 'require("./node_modules/sqlite3")' || { echo "[n8n-host] sqlite3 does not load after the rebuild" >&2; exit 1; }
 stamp_value >"$stamp"
 echo "[n8n-host] n8n $pin installed in $(elapsed "$t0") s" >&2

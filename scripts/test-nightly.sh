@@ -1,19 +1,11 @@
 #!/usr/bin/env bash
-# The nightly tier (npm run test:nightly; .github/workflows/nightly.yml runs it on a schedule):
-# what is slow and rarely breaks, each a command the documentation names, run as a user types it.
-#   test/nightly/bench.test.js        npm run bench in its smoke form, and node bench/report.js
-#   test/nightly/mutation.test.js     npm run test:mutation on a few lines
-#   test/nightly/errorShapes.test.js  both pinned n8n lines' error shapes re-recorded
-#   test/nightly/queueEnv.test.js     bash scripts/queue-env.sh up 1 --smoke
-#   test/nightly/trendWindow.test.js  the trigger's growth window on the real clock in n8n 2.x
-# Same runner as the commit tier (scripts/test-run.sh): a failure names its step, its log and the
-# machine's load the same way.
+# The nightly tier (npm run test:nightly; .github/workflows/nightly.yml runs it on a schedule): what
+# is slow and rarely breaks, each a command the documentation names, run as a user types it
+# (test/nightly/: the benchmark smoke and re-render, Stryker on a few lines, the error shapes
+# re-recorded, queue-env's smoke, the growth window on the real clock), on the commit tier's runner.
 source "$(dirname "${BASH_SOURCE[0]}")/test-run.sh"
 
-echo "== installs in the background: n8n 2.x and 1.x, Redis, PostgreSQL, Chromium"
-start_installs
-timed setup npm run --silent setup
-echo "== build and npm pack" && build_and_pack
+prepare
 # The error shapes are recorded in both lines; queue-env needs Redis and PostgreSQL.
 echo "== waiting for the pinned n8n 2.x and 1.x" && until_installed 2.x && until_installed 1.x
 collect n8n-installs

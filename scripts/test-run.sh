@@ -1,7 +1,6 @@
-# Sourced by both test tiers (scripts/test.sh, every commit; scripts/test-nightly.sh, every night)
-# so that a nightly failure names its cause the way the commit tier does: each step's start, end
-# and exit status, the machine's load every 5 s, the timeline and one pass/fail line at the end.
-# Results of the run go to $results (jest --json files, timeline.tsv, load.tsv).
+# The runner both tiers source (scripts/test.sh, every commit; scripts/test-nightly.sh, every
+# night): each step's start, end and exit status, the machine's load every 5 s, and at the end the
+# timeline and one pass/fail line (test-timeline.js), all kept in $results.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/node24.sh
@@ -20,8 +19,8 @@ timed() {
   return $status
 }
 
-# Background jobs, each in a process group of its own (set -m) so that finish() stops all of it
-# if the run ends first; their output is kept in .cache/<name>.log and printed when collected.
+# Background jobs, each its own process group (set -m) for finish() to stop; their output goes to
+# .cache/<name>.log, printed by collect <name>, which counts a failure and goes on.
 declare -A pid_of=()
 failed=()
 in_background() {
@@ -32,7 +31,6 @@ in_background() {
   pid_of[$name]=$!
   set +m
 }
-# collect <name>: waits for the job, prints its output; a failure is counted, the run goes on.
 collect() {
   local status=0
   wait "${pid_of[$1]}" || status=$?
@@ -44,26 +42,25 @@ finish() {
   for pid in "${pid_of[@]}"; do kill -- "-$pid" 2>/dev/null || true; done
   kill "$sampler" 2>/dev/null || true
   node scripts/test-timeline.js "$results" || true
-  node scripts/test-summary.js "$results"/*.json
 }
 trap finish EXIT
-# A stop by signal runs finish() too (bash runs the EXIT trap on exit, not on a fatal signal).
+# bash runs the EXIT trap on exit, not on a fatal signal.
 trap "exit 143" TERM INT
 
-# A layer through the npm script the README names, so none can rot. run_layer <results name>
+# A layer through the npm script the README names, so none can rot: run_layer <results name>
 # <layer> [jest args]; layer <layer> [jest args] runs one in the foreground, on the timeline.
 run_layer() { npm run --silent "test:$2" -- "${@:3}" --json --outputFile="$results/$1.json"; }
 layer() { timed "$1" run_layer "$1" "$@"; }
 
-# The machine's installs, once per machine (n8n-host/install.sh keeps n8n outside the clone,
-# keyed by its lockfile), in the background from the first seconds: the pinned n8n of each line,
-# and Debian's Redis, PostgreSQL and Chromium (one apt at a time).
-start_installs() {
+# Both tiers start alike: the machine's installs in the background (each n8n line's, kept outside
+# the clone, keyed by its lockfile; Debian's packages, one apt at a time), the dev dependencies,
+# and the package built and packed once: every real-n8n suite and the scanner install it.
+prepare() {
+  echo "== installs in the background: n8n 2.x and 1.x, Redis, PostgreSQL, Chromium"
   in_background n8n-installs bash -c 'bash n8n-host/install.sh 2.x && bash n8n-host/install.sh 1.x'
   in_background debian-packages bash -c 'bash scripts/queue-env.sh install && bash scripts/ensure-chromium.sh'
-}
-# Built and packed once: every real-n8n suite and the scanner install this same tarball.
-build_and_pack() {
+  timed setup npm run --silent setup
+  echo "== build and npm pack"
   SOUND_SEARCH_TARBALL="$(timed build-and-pack node test/harness/packageTarball.js)"
   export SOUND_SEARCH_TARBALL
 }

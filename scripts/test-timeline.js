@@ -1,8 +1,9 @@
 'use strict';
-// The run's timeline beside the machine's load: each step of scripts/test.sh with its start, end
-// and the highest 1-minute load average sampled while it ran, then the load over the whole run.
-// Reads what test.sh wrote: timeline.tsv ("<epoch s>\t<start|end>\t<step>\t<exit status>") and
-// load.tsv (/proc/loadavg every 5 s: "<epoch s> <1 min> <5 min> <15 min> <running/total>").
+// The end of a test run (scripts/test-run.sh): each step with its start, end and the highest
+// 1-minute load average sampled while it ran, the load over the run, then one line over every
+// layer's jest result: "<passed> passed, <failed> failed[, <skipped> skipped]". Reads the results
+// folder: timeline.tsv ("<epoch s>\t<start|end>\t<step>\t<exit status>"), load.tsv (/proc/loadavg
+// every 5 s) and the layers' jest --json files.
 //   node scripts/test-timeline.js <results folder>
 const fs = require('node:fs');
 const path = require('node:path');
@@ -54,3 +55,13 @@ if (load.length > 0) {
 	);
 	console.log(`== peak load ${top.oneMinute} at ${top.at - t0} s; samples in ${folder}/load.tsv`);
 }
+
+const totals = { passed: 0, failed: 0, skipped: 0 };
+for (const file of fs.readdirSync(folder).filter((name) => name.endsWith('.json'))) {
+	const result = JSON.parse(fs.readFileSync(path.join(folder, file), 'utf8'));
+	totals.passed += result.numPassedTests;
+	totals.failed += result.numFailedTests + result.numRuntimeErrorTestSuites;
+	totals.skipped += result.numPendingTests + result.numTodoTests;
+}
+const skipped = totals.skipped ? `, ${totals.skipped} skipped` : '';
+console.log(`${totals.passed} passed, ${totals.failed} failed${skipped}`);

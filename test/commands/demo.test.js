@@ -1,8 +1,7 @@
 'use strict';
 
 // `npm run demo`, as the README gives it (with and without arguments): one search through n8n's
-// execution engine against the reference service, printed with the credits it cost, in the shape
-// a node added today gives (the README's Output: Simplify's 10 fields, creditsCharged third).
+// engine against the reference service, with the credits it cost, in the README's Output shape.
 const { runToEnd } = require('./run');
 const { SIMPLIFIED_FIELDS } = require('../harness/outputShape');
 

@@ -1,22 +1,21 @@
 'use strict';
 
 // Every command the documentation names (README.md, CONTRIBUTING.md, docs/*.md) is run by one of
-// the two tiers, `npm test` (every commit) or `npm run test:nightly` (every night): here each one
-// is mapped to the file that runs it and the words it runs it with; both must exist, and a test
-// file must be in a layer one of the tiers runs. A command added to the documentation without a
-// run fails this test; so does a run that is removed or renamed.
+// the two tiers, `npm test` or `npm run test:nightly`: each is mapped to the file that runs it and
+// the words it runs it with, and a test file must be in a layer a tier runs. A command documented
+// without a run fails this test; so does a run removed or renamed.
 const fs = require('node:fs');
 const path = require('node:path');
 const { REPO_ROOT } = require('./run');
 
-/** The program a README command starts: its first words, before arguments and placeholders. */
+/** A command's program: its first words, before arguments and placeholders. */
 const PROGRAM = /^(?:\w+=\S+ )?((?:npm run|npm|npx|node|bash) [\w:@/.-]+(?: (?:up|install))?)/;
 
 /** program -> [the file that runs it, the words it is run with there] */
 const RUNS = {
 	'npm start': ['test/commands/start.test.js', "'npm start -- --smoke'"],
 	'npm test': ['.ci/run', 'npm test'],
-	'npm run setup': ['scripts/test.sh', 'npm run --silent setup'],
+	'npm run setup': ['scripts/test-run.sh', 'npm run --silent setup'],
 	'npm run build': ['test/harness/packageTarball.js', "'n8n-node', 'build'"],
 	'npm run lint': ['scripts/test.sh', 'npm run --silent lint'],
 	'npm run format:check': ['scripts/test.sh', 'npm run --silent format:check'],
@@ -55,7 +54,7 @@ const RUNS = {
 	// The scan by name needs the published package: the same analyzer runs on the packed tarball.
 	'npx @n8n/scan-community-package': ['test/scanner/scan.js', 'analyzePackage'],
 };
-/** The two tiers' scripts; a tier runs a layer as `layer <name>` (test.sh) or by layer.sh. */
+/** A tier runs a layer as `layer <name>` (test.sh) or by layer.sh. */
 const TIERS = ['scripts/test.sh', 'scripts/test-nightly.sh'];
 const read = (/** @type {string} */ file) => fs.readFileSync(path.join(REPO_ROOT, file), 'utf8');
 /** The tier that runs a layer, or undefined. @param {string} name */
@@ -71,7 +70,6 @@ for (const script of Object.keys(scripts).filter((name) => name.startsWith('test
 	if (tier) RUNS[`npm run ${script}`] ??= [tier, name];
 }
 
-/** The documents whose commands must run: the README, CONTRIBUTING.md and docs/. */
 const DOCUMENTS = [
 	'README.md',
 	'CONTRIBUTING.md',

@@ -1,8 +1,7 @@
 'use strict';
 
-// `npm run reference-service`, as the README gives it: it serves the spec on 127.0.0.1 until
-// stopped. Its port (4010 in the npm script) is overridden with a free one: npm passes the extra
-// arguments after the script's, and the last --port wins.
+// `npm run reference-service`, as the README gives it: it serves on 127.0.0.1 until stopped (on a
+// free port: npm passes extra arguments after the script's, and the last --port wins).
 const { start, stopGroup } = require('./run');
 const { until } = require('../harness/poll');
 const { deadlineMs } = require('../harness/deadlines');

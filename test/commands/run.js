@@ -1,8 +1,7 @@
 'use strict';
 
-// Runs a README command the way a user types it, from the repository root, for the commands
-// layer. A command that serves until stopped runs in its own process group, so stopping it by pid
-// also stops what npm started under it.
+// Runs a README command as a user types it, from the repository root, in a process group of its
+// own: stopping it by pid stops what npm started under it too.
 const { spawn } = require('node:child_process');
 const path = require('node:path');
 const { deadlineMs, timedOut } = require('../harness/deadlines');
@@ -10,11 +9,10 @@ const { deadlineMs, timedOut } = require('../harness/deadlines');
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 
 /**
- * Runs to the end; rejects when it outlives its deadline (the whole group is killed then). A
- * command that starts n8n gets n8n's own start deadline and then some: its own error says more.
+ * Runs to the end; past its deadline (seconds, scaled by deadlines.js) the group is killed and
+ * the call rejected with its output.
  * @param {string} command a shell command line, as in the README
- * @param {{ timeoutS: number, env?: Record<string, string> }} options timeoutS: seconds at
- *   SOUND_SEARCH_TEST_PATIENCE 1 (deadlines.js)
+ * @param {{ timeoutS: number, env?: Record<string, string> }} options
  * @returns {Promise<{ code: number | null, output: string }>}
  */
 function runToEnd(command, { timeoutS, env = {} }) {
@@ -34,14 +32,17 @@ function runToEnd(command, { timeoutS, env = {} }) {
 }
 
 /**
- * Starts a command that serves until stopped.
+ * Starts a command that serves until stopped, in the environment of a terminal: without the log
+ * level of the `npm run --silent` that started this test run, which npm would pass on.
  * @param {string} command
  * @param {Record<string, string>} [env]
  */
 function start(command, env = {}) {
+	const typed = { ...process.env, ...env };
+	delete typed.npm_config_loglevel;
 	const child = spawn('bash', ['-c', command], {
 		cwd: REPO_ROOT,
-		env: asTyped({ ...process.env, ...env }),
+		env: typed,
 		detached: true,
 		stdio: ['ignore', 'pipe', 'pipe'],
 	});
@@ -50,16 +51,6 @@ function start(command, env = {}) {
 	child.stdout?.on('data', collect);
 	child.stderr?.on('data', collect);
 	return { process: child, pid: child.pid, output: () => output };
-}
-
-/**
- * The environment of a command typed in a terminal: not the log level of the `npm run --silent`
- * that started this test run, which npm would pass on to the npm under test.
- * @param {NodeJS.ProcessEnv} env
- */
-function asTyped(env) {
-	delete env.npm_config_loglevel;
-	return env;
 }
 
 /** @param {number | undefined} pid the group leader */

@@ -1,8 +1,7 @@
 'use strict';
 
-// `npm start`, as the README gives it, in its smoke form: the same set-up (reference service, a
-// real n8n with the packed package, owner, credential, examples, demo workflow) in a temp folder
-// on free ports, the demo workflow run once through the editor's REST API, everything stopped.
+// `npm start`, as the README gives it, in its smoke form: the same stack in a temp folder on free
+// ports, the demo workflow run once through the editor's REST API, everything stopped.
 const { runToEnd } = require('./run');
 
 test('npm start brings up n8n with the demo workflow, which finds 10 sounds for 1 credit', async () => {

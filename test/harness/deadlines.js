@@ -1,11 +1,9 @@
 'use strict';
 
-// Every wait of the harnesses and the tests' hooks, in one place. Each deadline is sized for the
-// worst load `npm test` itself makes on a 2-core machine (scripts/test.sh records it in
-// .cache/test-results/load.tsv), not for a quiet one: n8n is ready in 8-11 s alone, and took over
-// 60 s at a load average of 19. One setting scales them all: SOUND_SEARCH_TEST_PATIENCE, a factor
-// (1 by default; 2 doubles every deadline), for a slower machine. A deadline only bounds a wait:
-// nothing is retried after it, and a start that fails for another reason fails at once.
+// Every wait of the harnesses and the tests' hooks (issue 27), sized for the worst load `npm test`
+// itself makes on a 2-core machine, not for a quiet one: n8n is ready in 8-11 s alone, and took
+// over 60 s at a load average of 19. SOUND_SEARCH_TEST_PATIENCE scales them all (a factor, 1 by
+// default) for a slower machine. A deadline only bounds a wait: nothing is retried after it.
 
 const fs = require('node:fs');
 const os = require('node:os');
@@ -14,28 +12,17 @@ const PATIENCE = patience(process.env.SOUND_SEARCH_TEST_PATIENCE);
 
 /** Seconds at patience 1, by what is waited for. */
 const DEADLINES_S = {
-	/** `n8n start` (or a worker) until /healthz/readiness and /rest/settings answer 200 */
-	n8nReady: 180,
-	/** one `n8n import:*` or `n8n execute` command to its end */
-	n8nCommand: 180,
-	/** n8n 1.x's REST routes after readiness (the owner's set-up answers 404 until then) */
-	n8nRoutes: 90,
-	/** a workflow execution to end, run by REST, a trigger or a worker */
-	execution: 120,
-	/** a local helper server (reference service, fake model) to print its listening line */
-	childListening: 30,
-	/** Redis or PostgreSQL to answer */
-	serviceReady: 90,
-	/** one action or wait of the editor's page */
-	ui: 60,
-	/** a workflow run from the editor's canvas to show its result */
-	editorRun: 120,
-	/** a webhook of an activated workflow to be registered */
-	webhook: 90,
-	/** the set-up of a real-n8n test file: users, packages, credentials, n8n started */
-	setUp: 600,
-	/** stopping what a test file started */
-	tearDown: 120,
+	n8nReady: 180, // `n8n start` or a worker until /healthz/readiness and /rest/settings answer 200
+	n8nCommand: 180, // one `n8n import:*` or `n8n execute` to its end
+	n8nRoutes: 90, // n8n 1.x's REST routes after readiness (the owner's set-up answers 404 till then)
+	execution: 120, // a workflow execution to end, run by REST, a trigger or a worker
+	childListening: 30, // a local server (reference service, fake model) to print its listening line
+	serviceReady: 90, // Redis or PostgreSQL to answer
+	ui: 60, // one action or wait of the editor's page
+	editorRun: 120, // a workflow run from the editor's canvas to show its result
+	webhook: 90, // a webhook of an activated workflow to be registered
+	setUp: 600, // the set-up of a real-n8n test file: users, packages, credentials, n8n started
+	tearDown: 120, // stopping what a test file started
 };
 
 /** @param {string | undefined} value */
@@ -49,8 +36,7 @@ function patience(value) {
 }
 
 /**
- * A deadline in milliseconds: one of DEADLINES_S by name, or seconds a test states for a wait of
- * its own (what it waits for on the real clock, such as one minute poll), both scaled.
+ * A deadline in ms, scaled: one of DEADLINES_S by name, or a test's own seconds on the real clock.
  * @param {keyof typeof DEADLINES_S | number} what
  */
 function deadlineMs(what) {
@@ -70,8 +56,7 @@ function machineLoad() {
 }
 
 /**
- * The error of a deadline that passed: what was waited for, for how long, how loaded the machine
- * was, and the setting that gives more time.
+ * The error of a deadline that passed: what, how long, the load and the setting for more time.
  * @param {string} what
  * @param {number} waitedMs
  */

@@ -1,8 +1,7 @@
 'use strict';
 
 // A forward HTTP proxy on 127.0.0.1 for the engine tests of n8n's Request Options → Proxy: it
-// passes every request on and records its URL. Plain JavaScript: the strict linter refuses node:
-// imports in .ts files.
+// passes every request on and records its URL.
 
 const http = require('node:http');
 

@@ -1,9 +1,8 @@
 'use strict';
 
-// The local servers the harness runs as child processes (the reference service, the fake model)
-// start the same way: `node <script> --port 0 --parent-pid <this process> ...`, one JSON line on
-// stdout once listening (with the url the server picked), stop by pid. --port 0 is why readiness
-// comes from that line and not from wait-on: only the child knows its port once it has bound it.
+// The local servers the harness runs as child processes (the reference service, the fake model):
+// `node <script> --port 0 --parent-pid <this process> ...`, ready once it prints its JSON listening
+// line (only the child knows the port it bound), stopped by pid.
 
 const { spawn } = require('node:child_process');
 const { once } = require('node:events');
@@ -13,8 +12,8 @@ const { deadlineMs, timedOut } = require('./deadlines');
 const KILL_GRACE_MS = 3_000;
 
 /**
- * Starts `node script --port 0 --parent-pid <pid> ...args` and resolves once it printed its
- * listening line; a child that exits or stays silent is stopped and the start rejected.
+ * Resolves once the child printed its listening line; one that exits or stays silent is stopped
+ * and the start rejected.
  * @param {string} script
  * @param {string[]} args
  * @param {string} name for errors
@@ -25,7 +24,6 @@ async function startListeningChild(script, args, name) {
 	/** @type {Promise<{ code: number | null, signal: NodeJS.Signals | null }>} */
 	const exited = once(child, 'exit').then(([code, signal]) => ({ code, signal }));
 	let stderr = '';
-	// Enough to explain a failed start, without growing without bound.
 	child.stderr.setEncoding('utf8').on('data', (chunk) => (stderr = (stderr + chunk).slice(-4000)));
 	/** SIGTERM, SIGKILL after a grace period; resolves with the exit. Safe to call twice. */
 	const stop = () => {

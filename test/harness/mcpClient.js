@@ -1,9 +1,7 @@
 'use strict';
 
-// The official TypeScript MCP SDK client (@modelcontextprotocol/sdk) on the transport n8n's MCP
-// Server Trigger serves from version 2 on: streamable HTTP at /mcp/<path> of a published
-// workflow. What a desktop assistant or an agent SDK would send, not a hand-written protocol.
-// Used by the e2e case (test/e2e/cases/mcpServer.js) and the editor's examples check.
+// The official MCP SDK client (@modelcontextprotocol/sdk) on the transport n8n's MCP Server
+// Trigger serves from version 2 on: streamable HTTP at /mcp/<path> of a published workflow.
 
 const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
 const {
@@ -14,9 +12,8 @@ const {
 const TOOL = 'Sound_Search';
 
 /**
- * A connected MCP SDK client, and every text n8n sent it (JSON answers and event streams alike),
- * so that a test can look for the API key in all of it. `token`: sent as `Authorization: Bearer
- * <token>` on every request, as a client set up with the example's token does.
+ * A connected client, and every text n8n sent it (a test looks for the API key in all of it).
+ * `token`: sent as `Authorization: Bearer <token>` on every request.
  * @param {string} url @param {{ token?: string }} [auth]
  */
 async function connectMcp(url, { token } = {}) {
@@ -44,8 +41,7 @@ async function connectMcp(url, { token } = {}) {
 }
 
 /**
- * One call of the Sound Search tool: its text (the tool's answer or its error) and, when it is
- * no error, the sounds.
+ * One call of the Sound Search tool: its text (answer or error) and, when no error, the sounds.
  * @param {Client} client @param {{ query: string, platform: string, limit: number }} args
  */
 async function callSoundSearch(client, args) {

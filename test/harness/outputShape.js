@@ -1,8 +1,7 @@
 'use strict';
 
-// The shape the README's Output section promises for the Sound Search node's Simplify (version 2,
-// the default): these 10 flat fields, in this order, creditsCharged third. Written out here, not
-// read from the node, so that a test fails when the node's output drifts from what users are told.
+// The README's Output shape of the Sound Search node's Simplify (version 2, the default): these 10
+// fields in this order, written out here so that a test fails when the node drifts from it.
 
 const SIMPLIFIED_FIELDS = Object.freeze([
 	...['soundId', 'title', 'creditsCharged', 'authorName', 'postCount'],

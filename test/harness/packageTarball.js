@@ -1,9 +1,8 @@
 'use strict';
 
-// Builds the package and packs it with `npm pack`, as it would be published: the real-n8n suites
-// install this tarball, so what users get from the registry is what is tested. Packed once per
-// process, or once per test run: a tarball named by SOUND_SEARCH_TARBALL (scripts/test.sh, the
-// e2e globalSetup) is used as it is.
+// Builds the package and packs it as it would be published: the real-n8n suites install this
+// tarball. Once per process, or once per run: SOUND_SEARCH_TARBALL (scripts/test-run.sh, the jest
+// globalSetup) names one to use as it is.
 //   node test/harness/packageTarball.js   # build, pack into .cache/pack/shared, print the path
 
 const { execFileSync } = require('node:child_process');
@@ -25,8 +24,8 @@ function buildAndPack(/** @type {string} */ dir) {
 }
 
 /**
- * The tarball, checked: a build running elsewhere at the same time can leave dist/ half-written
- * in it, and n8n would then just not know the node ("Unrecognized node type").
+ * The tarball, checked: a build running elsewhere at once can leave dist/ half-written in it
+ * (n8n then knows no such node).
  * @param {string} tarball
  */
 function holdingTheBuiltNode(tarball) {

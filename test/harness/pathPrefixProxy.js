@@ -1,9 +1,8 @@
 'use strict';
 
-// A gateway in front of the reference service for the tests of a Base URL with a path: it serves
-// the service under a path prefix (GET <prefix>/v1/... is passed on as /v1/...), answers 404 for
-// anything outside the prefix, and records every request it sees (path and whether it carried an
-// Authorization header). In-process, on 127.0.0.1, closed by the test.
+// A gateway serving the reference service under a path prefix (<prefix>/v1/... passed on as
+// /v1/..., 404 outside it), for a Base URL with a path; it records each request's path and whether
+// it carried an Authorization header.
 
 const http = require('node:http');
 

@@ -1,7 +1,7 @@
 'use strict';
 
-// The one polling loop of the tests: what n8n and the services do in their own time (executions
-// ending, triggers firing, webhooks registering) is read again until it is as expected.
+// The one polling loop of the tests: what n8n and the services do in their own time is read
+// again until it is as expected.
 
 const { setTimeout: sleep } = require('node:timers/promises');
 const { timedOut } = require('./deadlines');
@@ -24,8 +24,8 @@ async function poll(fn, done, timeoutMs, intervalMs = 250) {
 }
 
 /**
- * poll(), for a wait whose end is not itself what a test checks: the value once done(value), else
- * a rejection naming `what`, the time waited and the machine's load (deadlines.js).
+ * poll() for a wait that is not itself what a test checks: rejects, naming `what` and the
+ * machine's load, unless done(value) in time.
  * @template T
  * @param {string} what
  * @param {() => T | Promise<T>} fn

@@ -1,9 +1,8 @@
 'use strict';
 
-// The client tests, demos and the benchmark use: starts the reference service
-// (reference-service/server.js) as a child process and drives it over HTTP. A separate process
-// keeps the service honest (real sockets, real signals); --parent-pid makes it exit by itself if
-// this process dies without stopping it.
+// The reference service (reference-service/server.js) as the tests, demos and the benchmark use
+// it: a child process (real sockets, real signals; it exits by itself when this process dies),
+// driven over HTTP.
 
 const path = require('node:path');
 const { startListeningChild } = require('./listeningChild');
@@ -21,10 +20,7 @@ const FLAGS =
  * @typedef {Awaited<ReturnType<typeof startReferenceService>>} ReferenceService
  */
 
-/**
- * Starts the service and resolves once it is listening.
- * @param {ReferenceServiceOptions} [options]
- */
+/** Starts the service; resolves once it listens. @param {ReferenceServiceOptions} [options] */
 async function startReferenceService(options = {}) {
 	const args = options.quiet === false ? [] : ['--quiet'];
 	for (const name of FLAGS.split(' ').filter((flag) => options[flag] !== undefined)) {
@@ -92,7 +88,7 @@ async function search(url, keys, platform, params = {}, { key = keys[0], authori
 }
 
 /**
- * Runs fn with a started service and always stops it afterwards.
+ * Runs fn with a started service, stopped afterwards.
  * @template T
  * @param {ReferenceServiceOptions} options
  * @param {(service: ReferenceService) => Promise<T>} fn

@@ -1,9 +1,8 @@
 'use strict';
 
 // One supervisor for every long-running process the harnesses start (n8n, its workers, Redis,
-// PostgreSQL): a small `node -e` process that leads its own process group, so the whole group can
-// be stopped by pid, on success, on failure, and when the test process dies (even by SIGKILL, which
-// no exit handler of ours would see). No installed library stops a child when its parent dies.
+// PostgreSQL): a small `node -e` process leading its own process group, so that the whole group
+// stops by pid, also when the test process dies (even by SIGKILL, which no exit handler sees).
 
 const { spawn } = require('node:child_process');
 
@@ -58,60 +57,30 @@ child.on('exit', (code, signal) => {
 });
 `;
 
-/** Supervisors still running, by pid: asked to stop if this process exits without stopping them. */
+/** Supervisors still running, by pid: stopped if this process exits first. */
 const liveSupervisors = new Set();
 process.on('exit', () => liveSupervisors.forEach((pid) => kill(pid, 'SIGTERM')));
-
-/**
- * Spawns `command` under a supervisor; the caller reads its output and its IPC messages
- * (`spawned` with the child's pid, `exit`, `error`).
- * @param {string[]} command
- * @param {{ env?: NodeJS.ProcessEnv, cwd?: string, graceMs: number, stopSignal?: NodeJS.Signals,
- *   cleanupDir?: string }} options
- */
-function spawnSupervised(
-	command,
-	{ env = process.env, cwd, graceMs, stopSignal = 'SIGTERM', cleanupDir = '' },
-) {
-	const supervisor = spawn(
-		process.execPath,
-		['-e', SUPERVISOR, JSON.stringify(command), String(graceMs), stopSignal, cleanupDir],
-		{ cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] },
-	);
-	liveSupervisors.add(supervisor.pid);
-	return supervisor;
-}
-
-/**
- * SIGTERM to the supervisor (it forwards its stop signal), SIGKILL to the whole group if it is
- * still there `graceMs` later; resolves with `exited`.
- * @template T
- * @param {number} pgid the supervisor's pid
- * @param {Promise<T>} exited
- * @param {number} graceMs
- */
-async function stopSupervised(pgid, exited, graceMs) {
-	if (!liveSupervisors.has(pgid)) return await exited;
-	kill(pgid, 'SIGTERM');
-	const timer = setTimeout(() => kill(-pgid, 'SIGKILL'), graceMs);
-	const result = await exited;
-	clearTimeout(timer);
-	return result;
-}
 
 /**
  * `command` under a supervisor, its output kept (the last tailChars of each stream) and its exit
  * awaited: childPid resolves the command's own pid (-1 if it never started); stop(ms) sends the
  * stop signal, then SIGKILLs the group ms + 2 s later.
  * @param {string[]} command
- * @param {Parameters<typeof spawnSupervised>[1] & { tailChars?: number }} options
+ * @param {{ env?: NodeJS.ProcessEnv, cwd?: string, graceMs: number, stopSignal?: NodeJS.Signals,
+ *   cleanupDir?: string, tailChars?: number }} options
  */
-function supervise(command, { tailChars = Infinity, ...options }) {
-	const supervisor = spawnSupervised(command, options);
+function supervise(command, options) {
+	const { env = process.env, cwd, graceMs, stopSignal = 'SIGTERM', cleanupDir = '' } = options;
+	const supervisor = spawn(
+		process.execPath,
+		['-e', SUPERVISOR, JSON.stringify(command), String(graceMs), stopSignal, cleanupDir],
+		{ cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] },
+	);
 	const pgid = /** @type {number} */ (supervisor.pid);
+	liveSupervisors.add(pgid);
 	const output = { out: '', err: '' };
 	const take = (/** @type {'out' | 'err'} */ key, /** @type {string} */ chunk) => {
-		output[key] = (output[key] + chunk).slice(-tailChars);
+		output[key] = (output[key] + chunk).slice(-(options.tailChars ?? Infinity));
 	};
 	supervisor.stdout?.setEncoding('utf8').on('data', (chunk) => take('out', chunk));
 	supervisor.stderr?.setEncoding('utf8').on('data', (chunk) => take('err', chunk));
@@ -137,8 +106,14 @@ function supervise(command, { tailChars = Infinity, ...options }) {
 			resolve(childExit ?? { code, signal });
 		}),
 	);
-	const stop = async (/** @type {number} */ ms) =>
-		void (await stopSupervised(pgid, exited, ms + 2_000));
+	/** SIGTERM to the supervisor (it forwards the stop signal); SIGKILL ms + 2 s later. */
+	const stop = async (/** @type {number} */ ms) => {
+		if (!liveSupervisors.has(pgid)) return void (await exited);
+		kill(pgid, 'SIGTERM');
+		const timer = setTimeout(() => kill(-pgid, 'SIGKILL'), ms + 2_000);
+		await exited;
+		clearTimeout(timer);
+	};
 	return { supervisor, childPid, exited, stdout: () => output.out, stderr: () => output.err, stop };
 }
 
@@ -151,4 +126,13 @@ function kill(pid, name) {
 	}
 }
 
-module.exports = { supervise };
+/** Whether that process is running (another user's too). @param {number | undefined} pid */
+function isAlive(pid) {
+	try {
+		return Boolean(pid && pid > 0 && process.kill(pid, 0));
+	} catch (error) {
+		return /** @type {NodeJS.ErrnoException} */ (error).code === 'EPERM';
+	}
+}
+
+module.exports = { supervise, isAlive };

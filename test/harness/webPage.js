@@ -1,8 +1,7 @@
 'use strict';
 
-// Addresses a credential's Base URL may wrongly point at, for the credential Test's checks: a web
-// server that answers every path with an HTML page (200) and counts its requests, and a port on
-// which nothing listens. In-process, on 127.0.0.1, closed by the test.
+// Where a credential's Base URL may wrongly point, for the credential Test's checks: a web server
+// answering every path with an HTML page (200), counting requests, and a port nothing listens on.
 
 const http = require('node:http');
 

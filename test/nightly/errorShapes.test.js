@@ -1,8 +1,7 @@
 'use strict';
 
-// `node test/fixtures/n8n-errors/record.js`, as the README gives it, recording into a temp folder:
-// what each pinned n8n hands a node when a call fails must still be what test/unit reads from the
-// committed fixtures. A difference means n8n changed the shapes failedCall.ts depends on.
+// `node test/fixtures/n8n-errors/record.js`, as the README gives it, into a temp folder: what each
+// pinned n8n hands a node when a call fails must still be the committed fixtures test/unit reads.
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -12,7 +11,7 @@ const { CASE_NAMES, pinnedVersions, loadFixture } = require('../fixtures/n8n-err
 const out = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-errors-'));
 afterAll(() => fs.rmSync(out, { recursive: true, force: true }));
 
-// The Node.js patch version that recorded a fixture is not part of the shape.
+/** Without the Node.js version that recorded it: not part of the shape. */
 const withoutNode = (/** @type {any} */ fixture) => ({
 	...fixture,
 	recordedWith: { ...fixture.recordedWith, node: undefined },

@@ -1,12 +1,9 @@
 'use strict';
 
-// The Sound Search Trigger's growth window on the real clock, in a real n8n: a window of 3
-// minutes (the shortest Growth Window), n8n polling every minute by itself and the test polling
-// at chosen moments, while the reference service's days move the counts. What the engine layer
-// cannot show: n8n's saved static data carrying the trigger's history from poll to poll, and
-// Date.now() of the n8n process measuring the window. The rules themselves are proven in
-// test/engine/triggerRising.test.ts, rising in n8n on each line in test/e2e/cases/trends.js.
-// Nightly: 3.5 minutes of waiting, and it has not broken since it was written.
+// The Sound Search Trigger's shortest Growth Window (3 minutes) on the real clock in a real n8n,
+// polling every minute by itself and at chosen moments, while the reference service's days move
+// the counts: n8n's own clock measures the window. The rules are proven in the engine layer
+// (test/engine/triggerRising.test.ts), rising in n8n on each line in test/e2e/cases/trends.js.
 
 const { useN8n, sleep, soundIds } = require('../e2e/scenario');
 const { deadlineMs } = require('../harness/deadlines');

@@ -1,10 +1,9 @@
 import type { INode } from 'n8n-workflow';
 import { readRequestOptions } from '../../nodes/SoundSearch/searchInput';
 
-// n8n's Request Options as the Search operation reads them (readRequestOptions): the proxy and
-// "Ignore SSL Issues" on each call, Batching between items. test/engine/outputHint.test.ts proves
+// n8n's Request Options as the Search operation reads them: test/engine/outputHint.test.ts proves
 // a proxy and Batching through the engine; here, what a plain HTTP proxy on loopback cannot show
-// (an https proxy's port, a proxy's user and password, the certificate setting).
+// (an https proxy's port, a proxy's user and password, the certificate setting), Batching's edges.
 
 const NODE: INode = {
 	id: 'n1',
@@ -16,12 +15,8 @@ const NODE: INode = {
 };
 
 describe("n8n's Request Options", () => {
-	it('none set: nothing added to the calls, no batches', () => {
-		expect(readRequestOptions(NODE, {})).toEqual({ http: {} });
+	it("a proxy's user and password go with it, decoded; an empty Proxy is none", () => {
 		expect(readRequestOptions(NODE, { proxy: '' })).toEqual({ http: {} });
-	});
-
-	it("a proxy's user and password go with it, decoded", () => {
 		const { http } = readRequestOptions(NODE, { proxy: 'http://me:p%40ss@127.0.0.1:3128' });
 
 		expect(http.proxy).toEqual({
@@ -53,7 +48,6 @@ describe("n8n's Request Options", () => {
 	});
 
 	it.each([
-		['items per batch as set', { batchSize: 3, batchInterval: 200 }, { size: 3, intervalMs: 200 }],
 		[
 			'a batch size of 0 read as 1',
 			{ batchSize: 0, batchInterval: 200 },

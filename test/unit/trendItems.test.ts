@@ -10,19 +10,9 @@ import { TrendState } from '../../nodes/SoundSearchTrigger/trendState';
 const DAY = 86400;
 const NOW = 1_800_000_000;
 
-const search = (query: string): SearchInput => ({
-	platform: 'shortvideo',
-	query,
-	limit: 50,
-	pageSize: 50,
-	output: { mode: 'raw' },
-	maxCredits: Infinity,
-	maxPages: 1,
-	maxRetries: 0,
-	timeoutMs: 10_000,
-	maxInFlight: 1,
-	rateLimitWait: 0,
-});
+/** A keyword's search: trendItems reads its platform, query and output mode. */
+const search = (query: string) =>
+	({ platform: 'shortvideo', query, output: { mode: 'raw' } }) as SearchInput;
 /** One page of sounds, as [soundId, postCount]. */
 const pageOf = (...sounds: [string, number][]): SearchPage[] => [
 	{

@@ -2,10 +2,9 @@ import type { IDataObject } from 'n8n-workflow';
 import { TrendState } from '../../nodes/SoundSearchTrigger/trendState';
 import { samplesToKeep, type Sample } from '../../nodes/SoundSearchTrigger/trendWindow';
 
-// What the trigger remembers between polls: per sound the readings a window can still need, per
-// trigger a bounded number of sounds (forgetting those seen longest ago), written to static data
-// compactly and read back the same, and the memory version 1 wrote read without a lost baseline.
-// The engine layer (test/engine/triggerMemory.test.ts) proves it through n8n's polls.
+// What the trigger remembers between polls: per sound the readings a window can still need, in the
+// format static data keeps. The engine layer (test/engine/triggerMemory.test.ts) proves the memory
+// through n8n's polls: read back, bounded, forgetting, and version 1's memory read.
 
 const HOUR = 3600;
 const DAY = 24 * HOUR;
@@ -14,9 +13,9 @@ const at = (ago: number, count: number | null = 1000): Sample => ({ at: NOW - ag
 const agesOf = (samples: Sample[]) => samples.map((sample) => (NOW - sample.at) / HOUR);
 
 /** Static data saved by `state` and read back as the next poll reads it. */
-function reread(state: TrendState, bound = 100, now = NOW, window = DAY) {
+function reread(state: TrendState) {
 	const stored: IDataObject = {};
-	state.save(stored, bound, now, window);
+	state.save(stored, 100, NOW, DAY);
 	return { stored, state: new TrendState(JSON.parse(JSON.stringify(stored)) as IDataObject) };
 }
 
@@ -53,34 +52,6 @@ describe('samplesToKeep: the readings later windows can still need', () => {
 });
 
 describe('TrendState: the memory in static data', () => {
-	it('starts empty: no baseline, no sound, no poll too soon', () => {
-		const state = new TrendState({});
-
-		expect(state.isBaselined('shortvideo', 'lofi')).toBe(false);
-		expect(state.samples('shortvideo:1')).toBeUndefined();
-		expect(state.inReportedRise('shortvideo:1')).toBe(false);
-		expect(state.tooSoon(NOW, HOUR, 30)).toBe(false);
-	});
-
-	it('reads back what it saved: readings, flags, baselines, the last poll', () => {
-		const state = new TrendState({});
-		const readings = [at(25 * HOUR, 40_000), at(3 * HOUR, 48_123), at(0, 51_007)];
-		for (const reading of readings) state.record('shortvideo:7', reading);
-		state.record('photosocial:x', at(0, null));
-		state.setInReportedRise('shortvideo:7', true);
-		state.markBaselined('shortvideo', 'lofi');
-		const { state: read } = reread(state);
-
-		expect(read.samples('shortvideo:7')).toEqual(readings);
-		expect(read.samples('photosocial:x')).toEqual([at(0, null)]);
-		expect(read.inReportedRise('shortvideo:7')).toBe(true);
-		expect(read.inReportedRise('photosocial:x')).toBe(false);
-		expect(read.isBaselined('shortvideo', 'lofi')).toBe(true);
-		expect(read.isBaselined('photosocial', 'lofi')).toBe(false);
-		expect(read.tooSoon(NOW + HOUR - 31, HOUR, 30)).toBe(true);
-		expect(read.tooSoon(NOW + HOUR - 30, HOUR, 30)).toBe(false);
-	});
-
 	it('keeps a sound as deltas: a few numbers per reading, only the readings a window needs', () => {
 		const state = new TrendState({});
 		// A count growing a post an hour.
@@ -119,65 +90,5 @@ describe('TrendState: the memory in static data', () => {
 		state.record('shortvideo:7', at(0, 12));
 
 		expect(state.samples('shortvideo:7')).toEqual([at(HOUR, 10), at(0, 12)]);
-	});
-
-	it('a rise ends when its flag is cleared; a sound never seen has no flag to set', () => {
-		const state = new TrendState({});
-		state.record('shortvideo:7', at(0));
-		state.setInReportedRise('shortvideo:7', true);
-		state.setInReportedRise('shortvideo:7', true);
-		expect(state.inReportedRise('shortvideo:7')).toBe(true);
-		state.setInReportedRise('shortvideo:7', false);
-		expect(state.inReportedRise('shortvideo:7')).toBe(false);
-
-		state.setInReportedRise('shortvideo:8', true);
-		expect(state.inReportedRise('shortvideo:8')).toBe(false);
-		expect(state.samples('shortvideo:8')).toBeUndefined();
-	});
-
-	it('beyond the bound, forgets the sounds seen longest ago, whenever first seen', () => {
-		const state = new TrendState({});
-		state.record('shortvideo:old-but-current', at(3 * DAY));
-		state.record('shortvideo:old-but-current', at(0));
-		state.record('shortvideo:gone', at(2 * HOUR));
-		state.record('shortvideo:recent', at(HOUR));
-		const { state: read } = reread(state, 2);
-
-		expect(read.samples('shortvideo:old-but-current')).toEqual([at(0)]);
-		expect(read.samples('shortvideo:recent')).toEqual([at(HOUR)]);
-		expect(read.samples('shortvideo:gone')).toBeUndefined();
-	});
-});
-
-describe('memory written by version 1', () => {
-	const versionOne = (sounds: Record<string, [number, number | null, number]>) => ({
-		trends: { baselined: ['shortvideo:lofi'], lastPollAt: NOW - HOUR, sounds },
-	});
-
-	it('each sound known, its first reading its history, its reported flag kept', () => {
-		const state = new TrendState(
-			versionOne({
-				'shortvideo:1': [NOW - 2 * HOUR, 5000, 1],
-				'shortvideo:2': [NOW - 3 * HOUR, 7000, 0],
-				'photosocial:3': [NOW - 4 * HOUR, null, 0],
-			}),
-		);
-
-		expect(state.isBaselined('shortvideo', 'lofi')).toBe(true);
-		expect(state.tooSoon(NOW, 2 * HOUR, 30)).toBe(true);
-		expect(state.samples('shortvideo:1')).toEqual([at(2 * HOUR, 5000)]);
-		expect(state.inReportedRise('shortvideo:1')).toBe(true);
-		expect(state.inReportedRise('shortvideo:2')).toBe(false);
-		expect(state.samples('photosocial:3')).toEqual([at(4 * HOUR, null)]);
-	});
-
-	it('saved again as version 2 and read back the same', () => {
-		const state = new TrendState(versionOne({ 'shortvideo:1': [NOW - 2 * HOUR, 5000, 1] }));
-		const { stored, state: read } = reread(state);
-
-		expect((stored.trends as { v: number }).v).toBe(2);
-		expect(read.samples('shortvideo:1')).toEqual([at(2 * HOUR, 5000)]);
-		expect(read.inReportedRise('shortvideo:1')).toBe(true);
-		expect(read.isBaselined('shortvideo', 'lofi')).toBe(true);
 	});
 });

@@ -1,7 +1,6 @@
 'use strict';
 
-// The fake OpenAI model of the real-n8n suites (server.js), started as a child process on
-// 127.0.0.1 from a test; it exits by itself if the test process dies.
+// The fake OpenAI model of the real-n8n suites (server.js), a child process on 127.0.0.1.
 
 const path = require('node:path');
 const { startListeningChild } = require('../listeningChild');

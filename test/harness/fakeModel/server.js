@@ -1,19 +1,18 @@
 'use strict';
 
-// A fake OpenAI-compatible model for the AI Agent example, run by index.js as a child process on
-// 127.0.0.1. It plays what n8n's OpenAI Chat Model (lmChatOpenAi v1.3, "Use Responses API" off)
-// sends: POST /v1/chat/completions (JSON, or server-sent events for `stream: true`) and
-// GET /v1/models (the model list and the credential test); any other /v1 path answers an
-// OpenAI-shaped 404 that says so. The script: messages without a `role: "tool"` message get ONE
-// call of the tool (--tool-name) with {"query": <--query>}; with a tool result, the answer is
+// A fake OpenAI-compatible model for the AI Agent example (a child process of index.js): what n8n's
+// OpenAI Chat Model (lmChatOpenAi v1.3, "Use Responses API" off) calls, POST /v1/chat/completions
+// (JSON, or server-sent events for `stream: true`) and GET /v1/models; any other /v1 path answers
+// an OpenAI-shaped 404 that says so. Messages without a tool result get ONE call of the tool
+// (--tool-name) with {"query": <--query>}; with one, the answer is
 //   Found <count> sounds for "<query>". The first one is "<title>".
-// Every request is recorded for the test: GET /__fake/requests, emptied by POST /__fake/reset.
+// Every request is recorded: GET /__fake/requests, emptied by POST /__fake/reset.
 
 const http = require('node:http');
 
 const USAGE = { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 };
 
-/** The sounds in a tool result (JSON text in any wrapping): the objects with a string `title`. */
+/** The sounds in a tool result (JSON in any wrapping): the objects with a string `title`. */
 function findSounds(/** @type {any} */ value) {
 	if (typeof value === 'string' && /^[[{]/.test(value.trim())) {
 		try {
@@ -134,9 +133,8 @@ function createFakeOpenAiServer(settings) {
 /** Listens, prints the listening line, exits with its parent (--parent-pid) or on SIGTERM/SIGINT. */
 function main() {
 	const argv = process.argv.slice(2);
-	/** @param {string} name */
+	/** The last one counts (listeningChild.js puts --port 0 first). @param {string} name */
 	const flag = (name) =>
-		// The last one counts (listeningChild.js puts --port 0 first; a caller may give another).
 		argv.includes(`--${name}`) ? argv[argv.lastIndexOf(`--${name}`) + 1] : undefined;
 	const server = createFakeOpenAiServer({
 		apiKey: flag('api-key'),

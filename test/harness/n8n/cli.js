@@ -11,11 +11,12 @@ const { getFreePort } = require('./server');
 const { deadlineMs, timedOut } = require('../deadlines');
 
 const STOP_GRACE_MS = 3_000;
+const tail = (/** @type {string} */ stdout, /** @type {string} */ stderr) =>
+	`\n--- stdout ---\n${stdout.slice(-4000)}\n--- stderr ---\n${stderr.slice(-4000)}`;
 
 /**
  * Runs `n8n <args>` on userFolder to its end, on free ports of its own (`execute` opens the
- * task-runner broker). n8n writes its log lines and its results to stdout. Past timeoutMs it is
- * stopped and the call rejected, with the machine's load and the command's output.
+ * task-runner broker); past timeoutMs it is stopped and the call rejected with its output.
  * @param {string} userFolder
  * @param {string[]} args
  * @param {{ env?: Record<string, string | undefined>, timeoutMs?: number }} [options]
@@ -32,17 +33,13 @@ async function n8nCli(userFolder, args, { env = {}, timeoutMs = deadlineMs('n8nC
 	const { code, signal } = await run.exited;
 	clearTimeout(timer);
 	const [stdout, stderr] = [run.stdout(), run.stderr()];
-	if (late) {
-		late.message += `\n--- stdout ---\n${stdout.slice(-4000)}\n--- stderr ---\n${stderr.slice(-4000)}`;
-		throw late;
-	}
+	if (late) throw Object.assign(late, { message: late.message + tail(stdout, stderr) });
 	return { code, signal, stdout, stderr };
 }
 
 /**
- * `n8n import:<kind>` of `data` (written to a file in the user folder). Not `ok` when it failed:
- * n8n logs an import error and still exits 0 in some versions, so its words count too. Throws
- * then if asked to.
+ * `n8n import:<kind>` of `data` (written to a file in the user folder). Not `ok` when it failed
+ * (some versions log an import error and exit 0); throws then if asked to.
  * @param {string} userFolder
  * @param {'credentials' | 'workflow'} kind
  * @param {unknown} data
@@ -57,10 +54,7 @@ async function importFile(userFolder, kind, data, { throwOnFailure = false } = {
 		const ok = result.code === 0 && !/An error occurred while importing/i.test(result.stdout);
 		if (!ok && throwOnFailure) {
 			const { code, stdout, stderr } = result;
-			throw new Error(
-				`n8n import:${kind} failed (code ${code})\n` +
-					`--- stdout ---\n${stdout.slice(-4000)}\n--- stderr ---\n${stderr.slice(-4000)}`,
-			);
+			throw new Error(`n8n import:${kind} failed (code ${code})${tail(stdout, stderr)}`);
 		}
 		return { ...result, ok };
 	} finally {
@@ -75,8 +69,8 @@ function n8nId(bytes = crypto.randomBytes(16)) {
 }
 
 /**
- * Imports credentials ({ id, name, type, data } with plain values: n8n encrypts them; workflows
- * refer to them by id and name), owned by the owner's personal project. Throws on failure.
+ * Imports credentials ({ id, name, type, data } with plain values: n8n encrypts them), owned by
+ * the owner's personal project. Throws on failure.
  * @param {string} userFolder
  * @param {Array<{ id: string, name: string, type: string, data: Record<string, unknown> }>} creds
  */
@@ -99,7 +93,7 @@ async function importWorkflow(userFolder, workflowJson) {
 
 /**
  * The run `n8n execute --rawOutput` prints among its log lines: from a line that is exactly "{"
- * to the next that is exactly "}" (nested lines are indented); undefined if none.
+ * to the next that is exactly "}"; undefined if none.
  * @param {string} stdout
  * @returns {any}
  */
@@ -118,11 +112,8 @@ function parseRunOutput(stdout) {
 /**
  * `n8n execute --id=ID --rawOutput`: code 0 on success, 1 when the run failed; `run` is the
  * printed run ({ data: { resultData: { runData, error?, lastNodeExecuted } }, status, ... }).
- *
- * n8n 2.41.1 sometimes dies with SIGSEGV while exiting, after it has printed the complete run
- * (seen under CPU load, with the default "vm" expression engine, i.e. isolated-vm; not with
- * N8N_EXPRESSION_ENGINE=legacy). Then `code` is what n8n would have returned, from the printed
- * run's status, and `crashedOnExit` is true.
+ * n8n 2.41.1 sometimes dies with SIGSEGV while exiting after printing the complete run (under
+ * load, with isolated-vm): then `code` comes from the printed run and `crashedOnExit` is true.
  * @param {string} userFolder
  * @param {string} id
  * @param {{ env?: Record<string, string | undefined>, timeoutMs?: number }} [options]

@@ -1,8 +1,7 @@
 'use strict';
 
-// A real, pinned n8n (n8n-host/<line>/) driven from tests and scripts: install.js (the line, its
-// install, environment, processes and user folders), cli.js (import, execute), server.js
-// (`n8n start`), rest.js (the owner's REST session).
+// A real, pinned n8n (n8n-host/<line>/): install.js (the line, its install, environment,
+// processes, user folders), cli.js (import, execute), server.js (`n8n start`), rest.js (REST).
 
 module.exports = {
 	...require('./install'),

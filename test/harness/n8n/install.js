@@ -1,9 +1,9 @@
 'use strict';
 
-// Which n8n the harness drives and how its processes start: the line named by N8N_LINE when this
-// module is loaded (2.x by default, or 1.x: n8n-host/README.md; a jest project per line sets it),
-// installed once per machine by n8n-host/install.sh; its environment and the way a community
-// package is installed come from n8n-host/lib.sh (one definition for bash and for this file).
+// Which n8n the harness drives: the line named by N8N_LINE when this module is loaded (2.x by
+// default, or 1.x; a jest project per line sets it), installed once per machine by
+// n8n-host/install.sh. Its environment and the package's install come from n8n-host/lib.sh (one
+// definition for bash and for this file).
 
 const { spawn, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -14,11 +14,10 @@ const { supervise } = require('../supervisor');
 const HOST_DIR = path.resolve(__dirname, '..', '..', '..', 'n8n-host');
 const LIB_SH = path.join(HOST_DIR, 'lib.sh');
 const N8N_LINE = process.env.N8N_LINE || '2.x';
-// Enough of a server's output to explain a failed start, without growing without bound.
-const LOG_TAIL_CHARS = 20_000;
+const LOG_TAIL_CHARS = 20_000; // of a server's output: enough to explain a failed start
 
 /**
- * Runs `source lib.sh && <script>` (args as $1...) for this line; returns what it printed.
+ * `source lib.sh && <script>` (args as $1...) for this line; what it printed.
  * @param {string} script
  * @param {NodeJS.ProcessEnv} [env]
  */
@@ -43,8 +42,8 @@ function n8nVersion() {
 }
 
 /**
- * Installs this line's pinned n8n unless it is there (about 5 minutes the first time on a
- * machine, then well under a second), at most once per process; resolves the n8n executable.
+ * Installs this line's pinned n8n unless it is there (minutes the first time on a machine, then
+ * under a second), at most once per process; resolves the n8n executable.
  * @returns {Promise<string>}
  */
 function ensureN8nInstalled() {
@@ -65,9 +64,8 @@ function ensureN8nInstalled() {
 }
 
 /**
- * This process's environment minus NODE_ENV (jest sets "test", and n8n then refuses to load
- * nodes) and NODE_OPTIONS, plus n8n_env of lib.sh (which also puts Node 24 first on PATH), then
- * `extra` (where undefined removes a variable).
+ * This process's environment minus NODE_ENV (n8n loads no nodes under jest's "test") and
+ * NODE_OPTIONS, plus n8n_env of lib.sh, then `extra` (undefined removes a variable).
  * @param {Record<string, string | undefined>} [extra]
  * @returns {Record<string, string>}
  */
@@ -86,9 +84,8 @@ function n8nEnv(/** @type {string} */ userFolder, port, brokerPort, extra = {}) 
 }
 
 /**
- * `n8n <args>` in userFolder under the supervisor (../supervisor.js): stopping kills its whole
- * process group (n8n and its task-runner child). Keeps all its output (a CLI run) or the last
- * 20 KB (tailOnly, a server).
+ * `n8n <args>` in userFolder under the supervisor (stopping kills n8n and its task runner), all
+ * its output kept (a CLI run) or the last 20 KB (tailOnly, a server).
  * @param {string[]} args
  * @param {Record<string, string>} env
  * @param {string} cwd
@@ -100,9 +97,8 @@ function superviseN8n(args, env, cwd, { tailOnly = false, graceMs }) {
 }
 
 /**
- * An n8n user folder (n8n keeps its state in <folder>/.n8n) with the package from an `npm pack`
- * tarball installed as n8n installs a community package (install_package_tarball in lib.sh): a
- * fresh one in the temp dir, or `folder` (kept between runs, as `npm start` does).
+ * An n8n user folder (state in <folder>/.n8n) with an `npm pack` tarball installed as n8n installs
+ * a community package: a fresh one in the temp dir, or `folder` (kept, as `npm start` does).
  * @param {{ packageTarball?: string, folder?: string }} [options]
  */
 async function createN8nUserFolder({ packageTarball, folder } = {}) {

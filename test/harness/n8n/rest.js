@@ -16,11 +16,7 @@ const { deadlineMs } = require('../deadlines');
  *   is parsed when JSON (n8n wraps results in { data }), else text. Never throws on HTTP errors.
  */
 
-/**
- * A session with n8n at `url`; n8n binds its auth cookie to a browser id, so every request sends
- * both.
- * @returns {RestRequest}
- */
+/** A session with n8n at `url` (its cookie bound to a browser id). @returns {RestRequest} */
 function session(/** @type {string} */ url) {
 	const browserId = `harness-${crypto.randomBytes(8).toString('hex')}`;
 	const cookies = new Map();
@@ -57,8 +53,9 @@ function session(/** @type {string} */ url) {
 }
 
 /**
- * The answer's `data` of a request that must answer 200, else throws with the answer.
- * @param {RestRequest} request @param {string} method @param {string} urlPath @param {unknown} [body]
+ * The answer's `data`; throws unless 200.
+ * @param {RestRequest} request @param {string} method @param {string} urlPath
+ * @param {unknown} [body]
  */
 async function dataOf(request, method, urlPath, body) {
 	const response = await request(method, urlPath, body);
@@ -69,8 +66,8 @@ async function dataOf(request, method, urlPath, body) {
 }
 
 /**
- * Creates the owner account (once per user folder) and logs in; resolves the session.
- * @param {string} url server URL from startN8n
+ * Creates the owner (once per user folder) and logs in; resolves the session.
+ * @param {string} url
  * @param {{ email?: string, password?: string, firstName?: string, lastName?: string }} [owner]
  */
 async function setupOwner(url, owner = {}) {
@@ -78,8 +75,7 @@ async function setupOwner(url, owner = {}) {
 	const request = session(url);
 	const names = { firstName: 'Harness', lastName: 'Owner' };
 	const body = { ...names, ...owner, email, password };
-	// n8n 1.x reports ready a moment before its REST routes exist: a 404 then means "not yet"
-	// (10 s were too few on a machine under load 19, with two n8n starting at once).
+	// n8n 1.x reports ready a moment before its REST routes exist: a 404 means "not yet".
 	const setup = await until(
 		`POST ${url}/rest/owner/setup to answer other than 404`,
 		() => request('POST', '/rest/owner/setup', body),
@@ -98,9 +94,8 @@ async function setupOwner(url, owner = {}) {
 }
 
 /**
- * Presses a credential's "Test" button as the editor does. n8n tests the `data` sent (redacted
- * secrets in it replaced by the stored values), not the stored data: without `data`, the stored,
- * redacted data is loaded first, as the editor has it. The id must be a stored credential.
+ * Presses a stored credential's "Test" button as the editor does: n8n tests the `data` sent
+ * (redacted secrets replaced by the stored ones); without `data`, the stored data, redacted.
  * @param {RestRequest} request
  * @param {{ id: string, name?: string, type: string, data?: Record<string, unknown> }} credential
  * @returns {Promise<{ status: 'OK' | 'Error', message?: string }>}
@@ -132,10 +127,7 @@ async function createWorkflowViaRest(request, { id: _ignored, ...fields }) {
 	return { id, versionId };
 }
 
-/**
- * Publishes a workflow as the editor's toggle does: its triggers and webhooks start.
- * @param {RestRequest} request @param {string} id
- */
+/** Publishes a workflow, as the editor's toggle. @param {RestRequest} request @param {string} id */
 async function activateWorkflow(request, id) {
 	const { versionId } = await dataOf(request, 'GET', `/rest/workflows/${id}`);
 	return dataOf(request, 'POST', `/rest/workflows/${id}/activate`, { versionId });
@@ -147,8 +139,7 @@ async function deactivateWorkflow(request, id) {
 }
 
 /**
- * A workflow's executions as n8n lists them, newest first, unfinished ones included (n8n caps
- * `limit` at 100).
+ * A workflow's executions, newest first, unfinished ones included (n8n caps `limit` at 100).
  * @param {RestRequest} request @param {string} workflowId
  * @returns {Promise<Array<{ id: string, status: string, mode: string, startedAt: string }>>}
  */
@@ -192,11 +183,7 @@ async function runWorkflowViaRest(
 	return until(what, read, ({ run }) => Boolean(run?.resultData), timeoutMs);
 }
 
-/**
- * GET /rest/executions/:id returns the run data "flatted" (a table of objects whose numeric
- * strings refer to other entries): decoded with the flatted of the installed n8n, which encoded it.
- * @returns {any}
- */
+/** An execution's run data, "flatted" by n8n: decoded by the installed n8n's. @returns {any} */
 function parseExecutionData(/** @type {unknown} */ data) {
 	const fromN8n = createRequire(path.join(INSTALL_DIR, 'node_modules', 'n8n', 'package.json'));
 	return typeof data === 'string' ? fromN8n('flatted').parse(data) : data;

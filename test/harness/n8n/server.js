@@ -12,8 +12,7 @@ const { inTurn } = require('./startLock');
 const STOP_GRACE_MS = 10_000;
 
 /**
- * A TCP port free on 127.0.0.1 a moment ago: `preferred` when it is free, else any. (No port
- * picker is among the dev dependencies; this is what they do.)
+ * A TCP port free on 127.0.0.1 a moment ago: `preferred` when it is free, else any.
  * @param {number} [preferred]
  * @returns {Promise<number>}
  */
@@ -29,10 +28,9 @@ function getFreePort(preferred = 0) {
 }
 
 /**
- * `n8n start` on 127.0.0.1 (free ports unless given), resolved once GET /healthz/readiness and
- * GET /rest/settings answer 200 (n8n 1.x is "ready" as soon as its database is migrated, before
- * its REST routes exist); on failure it is stopped and the start rejected with its logs. Starts
- * take turns with every other n8n start on the machine (startLock.js).
+ * `n8n start` on 127.0.0.1 (free ports unless given), resolved once /healthz/readiness and
+ * /rest/settings answer 200 (n8n 1.x is "ready" before its REST routes exist); on failure stopped
+ * and rejected with its logs. Takes turns with every n8n start on the machine (startLock.js).
  * @param {string} userFolder
  * @param {{ port?: number, brokerPort?: number, env?: Record<string, string | undefined>,
  *   readyTimeoutMs?: number }} [options]
@@ -57,13 +55,8 @@ async function startNow(
 		await run.stop(STOP_GRACE_MS);
 		return run.exited;
 	};
-	const routes = ['/healthz/readiness', '/rest/settings'];
 	try {
-		await untilReady(
-			run,
-			routes.map((route) => `${url}${route}`),
-			readyTimeoutMs,
-		);
+		await untilReady(run, [`${url}/healthz/readiness`, `${url}/rest/settings`], readyTimeoutMs);
 	} catch (error) {
 		await stop();
 		throw new Error(`n8n start at ${url}: ${/** @type {Error} */ (error).message}\n${logs()}`);
@@ -73,9 +66,8 @@ async function startNow(
 }
 
 /**
- * Resolves when every URL answers 200 (wait-on); rejects when the process exits first (at once,
- * with its exit) or the time is up (saying how loaded the machine was). Shared by `n8n start`
- * here and the queue-mode main and workers.
+ * Resolves when every URL answers 200; rejects at once when the process exits first, or when the
+ * time is up (with the machine's load). For `n8n start` and the queue-mode main and workers.
  * @param {ReturnType<typeof superviseN8n>} run
  * @param {string[]} urls
  * @param {number} timeoutMs
@@ -94,10 +86,9 @@ async function untilReady(run, urls, timeoutMs) {
 }
 
 /**
- * Waits until n8n serves a just-published production webhook (a Webhook node's path, an MCP
- * Server Trigger's): n8n registers it a moment after the activation call has answered. Probes
- * with a CORS preflight, which n8n answers 204 listing the path's methods once registered,
- * without running anything. Resolves how long it took.
+ * Waits until n8n serves a just-published production webhook (registered a moment after the
+ * activation answered), probing with a CORS preflight, which runs nothing: n8n answers 204 with
+ * the path's methods once registered. Resolves how long it took.
  * @param {string} url
  */
 async function untilWebhookServed(url, method = 'POST') {

@@ -1,35 +1,25 @@
 'use strict';
 
-// n8n starts take turns, machine-wide: `n8n start` or a worker takes a core for 10-20 s until it
-// is ready, and starts that coincide on 2 cores are what made readiness time out (issue 27). With
-// this lock two layers that start n8n (queue mode and the editor, say) run side by side while
-// their starts never pile up. A directory made with mkdir (atomic) holds the owner's pid; a lock
-// whose owner is gone, or held longer than a start may take, is taken over.
+// n8n starts take turns, machine-wide: an `n8n start` or a worker takes a core for 10-20 s until
+// ready, and starts that coincided on 2 cores made readiness time out (issue 27). A directory made
+// with mkdir (atomic) holds the owner's pid; a lock whose owner is gone, or held longer than a
+// start may take, is taken over.
 
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { deadlineMs } = require('../deadlines');
+const { isAlive } = require('../supervisor');
 
 const LOCK = path.join(os.tmpdir(), 'n8n-nodes-sound-search-n8n-start.lock');
 const OWNER = path.join(LOCK, 'owner');
-
-/** @param {number} pid */
-function alive(pid) {
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch (error) {
-		return /** @type {NodeJS.ErrnoException} */ (error).code === 'EPERM';
-	}
-}
 
 /** True when the lock is held by a live owner within the time a start may take. */
 function held() {
 	try {
 		const { mtimeMs } = fs.statSync(LOCK);
 		const pid = Number(fs.readFileSync(OWNER, 'utf8'));
-		return alive(pid) && Date.now() - mtimeMs < deadlineMs('n8nReady');
+		return (!pid || isAlive(pid)) && Date.now() - mtimeMs < deadlineMs('n8nReady');
 	} catch {
 		return false; // the owner file is written a moment after mkdir: an empty lock is young
 	}

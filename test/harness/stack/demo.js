@@ -1,8 +1,8 @@
 'use strict';
 
-// What `npm start` and the editor check put into n8n: the owner, the credential pointing at the
-// reference service, an OpenAI credential pointing at the local fake model (for the AI-agent
-// example), the ready-to-run demo workflow (demo.workflow.json) and the examples/*.json.
+// What `npm start` and the editor check put into n8n: the owner, the credentials (the reference
+// service; the fake model for the AI-agent example; the MCP example's token), the demo workflow
+// (demo.workflow.json) and the examples/*.json.
 
 const crypto = require('node:crypto');
 const fs = require('node:fs');
@@ -25,10 +25,7 @@ const DEMO_OPENAI_CREDENTIAL = Object.freeze({
 	name: 'OpenAI account',
 	type: 'openAiApi',
 });
-/**
- * The Bearer Auth credential of the MCP example's trigger: the token every MCP client must send
- * (./mcpToken.js makes it). The example refers to this id and name.
- */
+/** The Bearer Auth credential of the MCP example's trigger: the token MCP clients send. */
 const DEMO_MCP_CREDENTIAL = Object.freeze({
 	id: 'soundSearchMcpToken',
 	name: 'Sound Search MCP token',
@@ -36,10 +33,7 @@ const DEMO_MCP_CREDENTIAL = Object.freeze({
 });
 /** The key the fake model accepts (it is no OpenAI key). */
 const FAKE_MODEL_KEY = 'fake-model-key';
-/**
- * The folder the examples write to, relative to the folder n8n runs in (its user folder here, as
- * /home/node in n8n's Docker image): the stack creates it and allows it (N8N_RESTRICT_FILE_ACCESS_TO).
- */
+/** The folder the examples write to, relative to where n8n runs (its user folder here). */
 const FILES_FOLDER = '.n8n-files';
 /** The owner `npm start` creates (printed on start; local demo only). */
 const DEMO_OWNER = Object.freeze({
@@ -50,10 +44,9 @@ const DEMO_OWNER = Object.freeze({
 });
 
 /**
- * The workflows in examples/*.json (a file holds one workflow or an array), each with an id (a
- * stable one if it has none, so that a re-import replaces it instead of adding a copy) and
- * inactive (a scheduled example must not spend credits until someone publishes it). A file that
- * is not a workflow is reported in `problems`, not fatal.
+ * The workflows in examples/*.json (one or an array a file), each with an id (a stable one if it
+ * has none: a re-import replaces it) and inactive (spending no credits until published). A file
+ * that is not a workflow is reported in `problems`.
  */
 function readExampleWorkflows() {
 	/** @type {Array<{ file: string, workflow: Record<string, any> }>} */

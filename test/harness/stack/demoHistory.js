@@ -1,16 +1,11 @@
 'use strict';
 
-// Day-one trend data for `npm start` and the editor check: without it the trend examples only
-// show "no history yet" in a first session (the weekly report needs two days, Rising a reading
-// from a day ago). The history is the reference service's own catalogue on the days before the
-// stack started (its post counts on day -6 to -1, read from reference-service/catalogue.js, the
-// code the running service answers from), so today's real searches continue it:
-//   - the Data Table "sound trend history" of the trend examples: six days of rows, each marked
-//     `source: "demo"` (a column the examples do not write; the weekly report names such rows);
-//   - the memory of the Rising Sound trigger in the examples: its keywords' post counts 24 hours
-//     ago, written with the trigger's own TrendState from the installed package.
-// Each seeded workflow gets a sticky note saying so. Seeded once per n8n state: a kept state
-// (a restart of `npm start`) keeps what the user did with it.
+// Day-one trend data for `npm start` and the editor check, so that the trend examples show more
+// than "no history yet" in a first session: the reference service's own catalogue on the six days
+// before the stack started (reference-service/catalogue.js), so today's searches continue it, as
+//   - rows of the trend examples' Data Table, marked `source: "demo"` (the report names them);
+//   - the Rising Sound trigger's memory of 24 hours ago, written with the installed TrendState.
+// Each seeded workflow gets a sticky note saying so. Seeded once per n8n state.
 
 const path = require('node:path');
 const { readPage, normalizeQuery } = require('../../../reference-service/catalogue');
@@ -27,8 +22,7 @@ const COLUMNS = [
 const TRIGGER_TYPE = 'n8n-nodes-sound-search.soundSearchTrigger';
 
 /**
- * The short-video sounds of a keyword as the service would have answered `daysAgo` days before
- * it started (its day 0 is the stack's start).
+ * A keyword's short-video sounds as the service would have answered `daysAgo` days before.
  * @param {string} keyword @param {number} limit @param {number} daysAgo @param {number} nowMs
  */
 function soundsBefore(keyword, limit, daysAgo, nowMs) {
@@ -46,7 +40,7 @@ const keywordsOf = (text) =>
 		.filter(Boolean);
 
 /**
- * The Data Table rows of the six days before `nowMs` for the trend history example's Settings.
+ * The Data Table rows of the six days before `nowMs`.
  * @param {Record<string, any>} settings its keywords and soundsPerKeyword @param {number} nowMs
  */
 function historyRows({ keywords, soundsPerKeyword }, nowMs) {
@@ -63,10 +57,7 @@ function historyRows({ keywords, soundsPerKeyword }, nowMs) {
 	return rows;
 }
 
-/**
- * The Settings node's assignments of a workflow, by name.
- * @param {any} workflow @returns {Record<string, any>}
- */
+/** A workflow's Settings by name. @param {any} workflow @returns {Record<string, any>} */
 function settingsOf(workflow) {
 	const node = workflow.nodes.find((/** @type {any} */ n) => n.name === 'Settings');
 	const assignments = node?.parameters?.assignments?.assignments ?? [];
@@ -74,8 +65,8 @@ function settingsOf(workflow) {
 }
 
 /**
- * Creates the Data Table with six days of demo rows, unless a table of that name exists (a kept
- * n8n state). Resolves what it did, for the stack's log.
+ * Creates the Data Table with six days of demo rows, unless it exists (a kept n8n state); resolves
+ * what it did.
  * @param {import('../n8n/rest').RestRequest} request @param {any} historyWorkflow
  * @param {number} nowMs
  */
@@ -92,8 +83,8 @@ async function seedHistoryTable(request, historyWorkflow, nowMs) {
 }
 
 /**
- * The workflow with a memory for each Rising Sound trigger in it: every sound of its keywords
- * read 24 hours ago, the keywords baselined, as the trigger's own code stores it.
+ * The workflow with a memory for each Rising Sound trigger: its keywords' sounds read 24 hours
+ * ago, the keywords baselined.
  * @param {any} workflow @param {string} packageDir the installed package @param {number} nowMs
  */
 function withTriggerMemory(workflow, packageDir, nowMs) {
@@ -117,10 +108,7 @@ function withTriggerMemory(workflow, packageDir, nowMs) {
 	return { ...workflow, staticData };
 }
 
-/**
- * A sticky note on the canvas saying what npm start seeded (left of the workflow's nodes).
- * @param {any} workflow @param {string} text
- */
+/** A sticky note saying what npm start seeded. @param {any} workflow @param {string} text */
 function withDemoNote(workflow, text) {
 	const left = Math.min(...workflow.nodes.map((/** @type {any} */ n) => n.position[0]));
 	const note = {

@@ -1,44 +1,111 @@
 'use strict';
 
-// The whole local stack of `npm start` (scripts/start.js) and the editor check (test/editor/):
-// the reference service, the fake OpenAI model, a real n8n (`n8n start`) with the freshly packed
-// package installed as n8n installs a community package, an owner, the demo credentials, the
-// example workflows, the demo workflow (./demo.js) and the folder the examples write to. Everything binds 127.0.0.1 and is stopped by pid (n8n's whole
-// process group through the supervisor); both also go away by themselves when this process dies.
-// Demo trend history (./demoHistory.js) gives the trend examples something to show on day one.
+// The local stack of `npm start` (scripts/start.js) and the editor check (test/editor/): the
+// reference service, the fake OpenAI model, a real n8n with the packed package, an owner, the demo
+// credentials and workflows (./demo.js), demo trend history (./demoHistory.js), all on 127.0.0.1,
+// stopped by pid. On a kept user folder, only what changed is built and imported again (a stamp in
+// <userFolder>/.n8n/: a removed state or --reset starts clean).
 
+const { execFileSync } = require('node:child_process');
+const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 const n8n = require('../n8n');
 const { startReferenceService } = require('../referenceService');
 const { startFakeOpenAi } = require('../fakeModel');
-const { packageTarball } = require('../packageTarball');
+const { packageTarball, REPO_ROOT } = require('../packageTarball');
+const { isAlive } = require('../supervisor');
 const demo = require('./demo');
-const { sourcesHash, valueHash, readStamp, writeStamp } = require('./restart');
 const { seededExamples, seedHistoryTable } = require('./demoHistory');
-const { mcpToken } = require('./mcpToken');
-const { heartbeat, installDetail } = require('./progress');
 
 const { DEMO_CREDENTIAL, DEMO_OPENAI_CREDENTIAL, DEMO_OWNER, DEMO_WORKFLOW, SERVICE_KEY } = demo;
 const { DEMO_MCP_CREDENTIAL } = demo;
 const { FAKE_MODEL_KEY, FILES_FOLDER, PACKAGE_NAME, readExampleWorkflows } = demo;
-/** The example whose Settings name the keywords and sounds of the demo history. */
+/** Its Settings name the keywords and sounds of the demo history. */
 const HISTORY_EXAMPLE = path.join('examples', 'trend-history.json');
 const MCP_TRIGGER = '@n8n/n8n-nodes-langchain.mcpTrigger';
+const STAMP = path.join('.n8n', 'sound-search-start.json');
+/** What `n8n-node build` turns into the package. */
+const SOURCES = ['nodes', 'credentials', 'icons', 'package.json', 'tsconfig.json'];
+const MCP_TOKEN_FILE = 'sound-search-mcp-token';
 
-/** @param {number | undefined} pid */
-function isAlive(pid) {
+/** @param {string} file @returns {string[]} the file, or every file under a folder, sorted */
+const filesUnder = (file) =>
+	fs.statSync(file).isDirectory()
+		? fs
+				.readdirSync(file)
+				.sort()
+				.flatMap((name) => filesUnder(path.join(file, name)))
+		: [file];
+
+function sourcesHash() {
+	const hash = crypto.createHash('sha256');
+	for (const file of SOURCES.flatMap((name) => filesUnder(path.join(REPO_ROOT, name))))
+		hash.update(path.relative(REPO_ROOT, file)).update('\0').update(fs.readFileSync(file));
+	return hash.digest('hex').slice(0, 16);
+}
+
+const valueHash = (value) =>
+	crypto.createHash('sha256').update(JSON.stringify(value)).digest('hex').slice(0, 16);
+
+/** @param {string} userFolder @returns {{ sources?: string, imported?: string }} */
+function readStamp(userFolder) {
 	try {
-		return Boolean(pid && pid > 0 && process.kill(pid, 0));
-	} catch (error) {
-		return /** @type {NodeJS.ErrnoException} */ (error).code === 'EPERM';
+		return JSON.parse(fs.readFileSync(path.join(userFolder, STAMP), 'utf8'));
+	} catch {
+		return {};
 	}
 }
 
+/** @param {string} userFolder @param {{ sources?: string, imported?: string }} changes */
+function writeStamp(userFolder, changes) {
+	const file = path.join(userFolder, STAMP);
+	fs.mkdirSync(path.dirname(file), { recursive: true });
+	fs.writeFileSync(file, JSON.stringify({ ...readStamp(userFolder), ...changes }));
+}
+
 /**
- * `await new Stack(options).start()`, then `stop()`. stop() may be called while start() runs:
- * start() then stops what it started at its next step and rejects.
+ * The token MCP clients send to the MCP example (Bearer Auth): kept beside the n8n state so that a
+ * restart locks out no client, made when there is none or `renew` (`--new-mcp-token`) is set.
+ * @param {string} userFolder @param {{ renew?: boolean }} [options]
  */
+function mcpToken(userFolder, { renew = false } = {}) {
+	const file = path.join(userFolder, MCP_TOKEN_FILE);
+	const kept = !renew && fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim() : '';
+	if (kept) return kept;
+	const token = crypto.randomBytes(32).toString('base64url');
+	// Readable by this user only: it opens a paid search to whoever holds it.
+	fs.writeFileSync(file, `${token}\n`, { mode: 0o600 });
+	return token;
+}
+
+/**
+ * Says `doing`, the seconds so far and `detail()` every 15 s until stop(): a first start installs
+ * for minutes, and with nothing printed it looks hung.
+ * @param {(line: string) => void} say @param {string} doing @param {() => string} [detail]
+ */
+function heartbeat(say, doing, detail) {
+	const t0 = Date.now();
+	const timer = setInterval(() => {
+		let more = '';
+		try {
+			more = detail ? `, ${detail()}` : '';
+		} catch {} // a folder being replaced under the install: the time alone then
+		say(`... ${doing}: ${Math.round((Date.now() - t0) / 1000)} s so far${more}`);
+	}, 15_000);
+	timer.unref();
+	return () => clearInterval(timer);
+}
+
+/** "1,234 MB unpacked" of an install into <dir>/node_modules. @param {string} dir */
+const installDetail = (dir) => () => {
+	const modules = path.join(dir, 'node_modules');
+	if (!fs.existsSync(modules)) return 'nothing unpacked yet';
+	const mb = Number(execFileSync('du', ['-sm', modules], { encoding: 'utf8' }).split('\t')[0]);
+	return `${mb.toLocaleString('en-US')} MB unpacked`;
+};
+
+/** `await new Stack(options).start()`, then `stop()` (a start under way stops at its next step). */
 class Stack {
 	/** @type {import('../referenceService').ReferenceService | undefined} */ service;
 	/** @type {Awaited<ReturnType<typeof startFakeOpenAi>> | undefined} */ model;
@@ -47,7 +114,6 @@ class Stack {
 	/** @type {import('../n8n/rest').RestRequest | undefined} */ request;
 	credential = { ...DEMO_CREDENTIAL, data: { apiKey: SERVICE_KEY, baseUrl: '' } };
 	openAiCredential = { ...DEMO_OPENAI_CREDENTIAL, data: { apiKey: FAKE_MODEL_KEY, url: '' } };
-	/** The token MCP clients send to the MCP example (set when the credentials are imported). */
 	mcpCredential = { ...DEMO_MCP_CREDENTIAL, data: { token: '' } };
 	filesFolder = ''; // <userFolder>/.n8n-files, the only folder n8n may read and write
 	/** @type {Array<{ id: string, name: string, file: string, nodes: any[] }>} */ workflows = [];
@@ -62,19 +128,17 @@ class Stack {
 	 *   brokerPort?: number, newMcpToken?: boolean, log?: (line: string) => void,
 	 *   progress?: (line: string) => void }} [options] userFolder: kept (default: a temp one,
 	 *   removed by stop()); ports: preferred (default: any free one); newMcpToken: replace the kept
-	 *   MCP token (rotation); log: a line per finished step; progress: a line every 15 s of a step
+	 *   MCP token; log: a line per finished step; progress: a line every 15 s of a step
 	 */
 	constructor(options = {}) {
 		this.options = options;
 	}
 
 	/**
-	 * One timed, logged step; handles are stored inside it, so that a stop() during it finds them.
-	 * fn may resolve a note (e.g. why it had nothing to do), logged instead of "done". While it
-	 * runs, options.progress hears what it is doing every 15 s (`doing`, and `detail()` if given).
-	 * @param {string} label
-	 * @param {() => Promise<string | void>} fn
-	 * @param {{ doing?: string, detail?: () => string }} [running]
+	 * One timed, logged step (fn may resolve a note, logged instead of "done"); handles are stored
+	 * inside it, so that a stop() during it finds them.
+	 * @param {string} label @param {() => Promise<string | void>} fn
+	 * @param {{ doing?: string, detail?: () => string }} [running] what options.progress hears
 	 */
 	async step(label, fn, { doing = label, detail } = {}) {
 		const t0 = Date.now();
@@ -96,14 +160,13 @@ class Stack {
 		const t0 = Date.now();
 		const { userFolder: folder, servicePort, modelPort, n8nPort, brokerPort } = this.options;
 		try {
-			const installing = {
-				doing: 'installing n8n (the first start on this machine only)',
-				detail: installDetail(n8n.INSTALL_DIR),
-			};
 			await this.step(
 				'n8n installed (n8n-host/install.sh)',
 				async () => void (await n8n.ensureN8nInstalled()),
-				installing,
+				{
+					doing: 'installing n8n (the first start on this machine only)',
+					detail: installDetail(n8n.INSTALL_DIR),
+				},
 			);
 			await this.step(
 				'package built, packed and installed in the user folder',
@@ -135,7 +198,7 @@ class Stack {
 				},
 				{ doing: 'starting n8n (database migrations on a new state; slower on a busy machine)' },
 			);
-			// Set up on a fresh user folder, or only logged in on a kept one (npm start).
+			// Set up on a fresh user folder, or only logged in on a kept one.
 			await this.step('owner ready', async () => {
 				this.request = await n8n.setupOwner(String(this.n8n?.url), DEMO_OWNER);
 			});
@@ -149,11 +212,7 @@ class Stack {
 		}
 	}
 
-	/**
-	 * Builds, packs and installs the package into the user folder (a temp one unless `folder`);
-	 * on a kept folder whose package was built from the same sources, nothing.
-	 * @param {string | undefined} folder
-	 */
+	/** Builds and installs the package, unless a kept folder has it. @param {string} [folder] */
 	async installPackage(folder) {
 		const sources = sourcesHash();
 		const installed = folder && path.join(folder, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME);
@@ -167,10 +226,7 @@ class Stack {
 		return undefined;
 	}
 
-	/**
-	 * The credentials first (the workflows refer to them), then all workflows in one import; on a
-	 * kept folder where exactly this was imported before, nothing.
-	 */
+	/** The credentials, then every workflow in one import, unless a kept folder has exactly these. */
 	async importAll() {
 		const folder = /** @type {string} */ (this.userFolder);
 		this.mcpCredential.data.token = mcpToken(folder, { renew: this.options.newMcpToken });
@@ -226,12 +282,7 @@ class Stack {
 		return done;
 	}
 
-	/**
-	 * Publishes the examples served by an MCP Server Trigger, so that a client can connect with
-	 * nothing to prepare but the printed token: unlike a scheduled example, a published MCP server
-	 * spends nothing until a client with the token calls it. Already published (a kept user
-	 * folder): left as it is.
-	 */
+	/** Publishes the examples an MCP Server Trigger serves (they spend nothing until called). */
 	async publishMcpExamples() {
 		const request = /** @type {import('../n8n/rest').RestRequest} */ (this.request);
 		const served = this.workflows.filter((w) => w.nodes.some((n) => n.type === MCP_TRIGGER));
@@ -242,29 +293,25 @@ class Stack {
 		return served.length ? served.map((w) => w.name).join('; ') : 'none';
 	}
 
-	/** What an MCP client needs for an example's MCP server: its URL and its token. @param {string} id */
+	/** An example's MCP server: its production URL and the token. @param {string} id */
 	mcpServer(id) {
 		const url = this.mcpUrl(id);
 		return url && { url, token: this.mcpCredential.data.token };
 	}
 
-	/** Production URL of the MCP server an example serves. @param {string} id */
+	/** @param {string} id */
 	mcpUrl(id) {
 		const workflow = this.workflows.find((w) => w.id === id);
 		const trigger = workflow?.nodes.find((n) => n.type === MCP_TRIGGER);
 		return trigger && `${this.n8n?.url}/mcp/${trigger.path}`;
 	}
 
-	/** Editor URL of a workflow. @param {string} id */
+	/** @param {string} id */
 	workflowUrl(id) {
 		return `${this.n8n?.url}/workflow/${id}`;
 	}
 
-	/**
-	 * Calls onDeath(name, its last output) once if n8n or the reference service exits while the
-	 * stack is not stopping.
-	 * @param {(name: string, details: string) => void} onDeath
-	 */
+	/** onDeath once if a part exits unasked. @param {(name: string, out: string) => void} onDeath */
 	watch(onDeath) {
 		let told = false;
 		/** @type {Array<[string, Promise<unknown> | undefined, () => string | undefined]>} */
@@ -275,8 +322,7 @@ class Stack {
 		];
 		for (const [name, exited, details] of watched) {
 			void exited?.then(() =>
-				// A signal that also reached the child (Ctrl-C goes to the whole foreground process
-				// group) may be handled here a moment later: give it that moment.
+				// Ctrl-C reaches the children too: the stop it starts here may come a moment later.
 				setTimeout(() => {
 					if (this.stopping || told) return;
 					told = true;
@@ -286,11 +332,7 @@ class Stack {
 		}
 	}
 
-	/**
-	 * Stops n8n, then the reference service (SIGTERM, SIGKILL after a grace period), and removes a
-	 * temp user folder. Each call stops whatever is up by then.
-	 * @returns {Promise<void>}
-	 */
+	/** Stops whatever is up by then and removes a temp user folder. @returns {Promise<void>} */
 	stop() {
 		this.stopping = true;
 		this.stopped = this.stopped
