@@ -1,7 +1,6 @@
 import { sleep } from 'n8n-workflow';
-import { TriggerUnderTest } from '../harness/engine/trigger';
+import { triggersOn } from '../harness/engine/trigger';
 import {
-	API_KEY,
 	BY_KEYWORD,
 	fetchDirect,
 	itemOf,
@@ -56,34 +55,29 @@ describe('Max Credits: a run never spends past it', () => {
 		expect((await service().ledger()).capacity.mostInFlight).toBe(3);
 	});
 
-	it('a search the budget fits finishes as usual, and a cap of exactly its cost is enough', async () => {
-		const run = await search({
-			query: 'lofi',
-			limit: 30,
-			options: { maxCredits: 3, pageSize: 10 },
-		});
-
-		expect(run.error).toBeUndefined();
-		expect(run.items).toHaveLength(30);
-		expect(await charged()).toBe(3);
-	});
-
-	it('a free answer from the service cache gives its reserved credits back', async () => {
+	it('a free answer from the service cache gives its reserved credits back; the error counts the free calls', async () => {
 		// Three of the five searches were made moments ago: the service answers them for 0 credits.
 		for (const q of KEYWORDS.slice(0, 3))
 			await fetchDirect(service(), 'shortvideo', { q, limit: 1 });
 		const before = (await calls()).length;
 
 		const run = await search(
-			{ ...BY_KEYWORD, limit: 1, options: { maxCredits: 2 } },
-			{ input: keywordItems(...KEYWORDS) },
+			{ ...BY_KEYWORD, limit: 1, options: { maxCredits: 1 } },
+			{ input: keywordItems(...KEYWORDS), nodeSettings: { onError: 'continueRegularOutput' } },
 		);
 
 		expect(run.error).toBeUndefined();
+		expect(run.items.map(({ json }) => json.creditsCharged ?? json.error)).toEqual([
+			...[0, 0, 0, 1],
+			'This run reached its Max Credits (1) with 4 of 5 searches finished and 1 credits spent [item 4]',
+		]);
 		expect(run.items.map(itemOf)).toEqual([0, 1, 2, 3, 4]);
-		expect(run.items.map(({ json }) => json.creditsCharged)).toEqual([0, 0, 0, 1, 1]);
-		const made = (await calls()).slice(before);
-		expect(made.map((call) => call.creditsCharged)).toEqual([0, 0, 0, 1, 1]);
+		// With Continue (regular output), the error item carries its query, to feed back into a search.
+		expect(run.items[4].json).toMatchObject({ query: 'waves', platform: 'shortvideo' });
+		expect(run.items[4].json.details).toMatch(
+			/^The run made 4 calls, 3 of them free \(cached or refused\)/,
+		);
+		expect((await calls()).slice(before).map((call) => call.creditsCharged)).toEqual([0, 0, 0, 1]);
 	});
 
 	it('an answer that is not a page counts at what it was charged: a free one gives its credits back', async () => {
@@ -107,52 +101,7 @@ describe('Max Credits: a run never spends past it', () => {
 		expect(await charged()).toBe(1);
 	});
 
-	it('the error counts the calls the run made, and the free ones among them', async () => {
-		await fetchDirect(service(), 'shortvideo', { q: 'rain', limit: 1 });
-		const run = await search(
-			{ ...BY_KEYWORD, limit: 1, options: { maxCredits: 1 } },
-			{ input: keywordItems('rain', 'piano', 'jazz') },
-		);
-
-		expect(run.error?.message).toBe(
-			'This run reached its Max Credits (1) with 2 of 3 searches finished and 1 credits spent [item 2]',
-		);
-		expect(run.error?.description).toMatch(
-			/^The run made 2 calls, 1 of them free \(cached or refused\)/,
-		);
-	});
-
-	it('repeats of a keyword are searched once and cost nothing against the budget', async () => {
-		const run = await search(
-			{ ...BY_KEYWORD, limit: 1, options: { maxCredits: 1 } },
-			{ input: keywordItems('rain', 'rain', 'rain') },
-		);
-
-		expect(run.error).toBeUndefined();
-		expect(run.items).toHaveLength(3);
-		expect(await charged()).toBe(1);
-	});
-
-	it('with Continue (regular output), the finished searches keep their sounds and the others are error items with their query', async () => {
-		const run = await search(
-			{ ...BY_KEYWORD, platform: 'photosocial', limit: 1, options: { maxCredits: 6 } },
-			{ input: keywordItems(...KEYWORDS), nodeSettings: { onError: 'continueRegularOutput' } },
-		);
-
-		expect(run.error).toBeUndefined();
-		expect(run.items.filter(({ json }) => json.soundId).map(itemOf)).toEqual([0, 1, 2]);
-		const errors = run.items.filter(({ json }) => json.error);
-		expect(errors.map(itemOf)).toEqual([3, 4]);
-		expect(errors.map(({ json }) => [json.query, json.platform])).toEqual([
-			['birds', 'photosocial'],
-			['waves', 'photosocial'],
-		]);
-		expect(errors[0].json.error).toBe(
-			'This run reached its Max Credits (6) with 3 of 5 searches finished and 6 credits spent [item 3]',
-		);
-		expect(await charged()).toBe(6);
-	});
-
+	// A repeat of a keyword makes no call, so reserves nothing: input.test.ts.
 	it('with Continue (using error output), the others go to the error output with their input fields', async () => {
 		const run = await search(
 			{ ...BY_KEYWORD, limit: 1, options: { maxCredits: 3 } },
@@ -161,8 +110,7 @@ describe('Max Credits: a run never spends past it', () => {
 
 		expect(run.error).toBeUndefined();
 		expect(run.items.map(itemOf)).toEqual([0, 1, 2]);
-		// Paired with their input items; only error and details, so n8n routes them here (and, after
-		// an upstream node, adds the input item's fields to them).
+		// Paired, with only error and details: n8n adds the input item's fields to them.
 		expect(run.errorItems.map(itemOf)).toEqual([3, 4]);
 		expect(run.errorItems.map(({ json }) => Object.keys(json))).toEqual([
 			['error', 'details'],
@@ -186,8 +134,7 @@ describe('Max Credits: a run never spends past it', () => {
 	});
 
 	it('a call waiting for the budget is not sent once the execution is cancelled', async () => {
-		// "rain" was searched moments ago: its call will be free and give its credit back, which
-		// would let "piano" start, but the execution is cancelled before.
+		// "rain" is cached: its free answer would let "piano" start, but the run is cancelled before.
 		await fetchDirect(service(), 'shortvideo', { q: 'rain', limit: 1 });
 		await service().setCapacity({ latencyMs: 600 });
 		const before = (await calls()).length;
@@ -219,23 +166,20 @@ describe('Max Credits of the trigger, per poll', () => {
 	it('left out, a poll has no cap', async () => {
 		const keywords = numberedKeywords(3);
 		for (const query of keywords) await service().setCatalogue({ query, total: 1000 });
-		const trigger = new TriggerUnderTest(
-			{
-				...{ platform: 'photosocial', keywords: keywords.join(', '), limit: 1000 },
-				options: { maxPages: 20, minPollInterval: 0 },
-			},
-			{ apiKey: API_KEY, baseUrl: service().url },
-		);
+		const trigger = triggersOn(service)({
+			...{ platform: 'photosocial', keywords: keywords.join(', '), limit: 1000 },
+			options: { maxPages: 20 },
+		});
 
 		expect((await trigger.poll()).error).toBeUndefined();
 		expect(await charged()).toBe(120);
 	});
 
 	it('a poll stops before its calls could pass it, and the next poll has its own budget', async () => {
-		const trigger = new TriggerUnderTest(
-			{ keywords: KEYWORDS.join(', '), limit: 5, options: { maxCredits: 3, minPollInterval: 0 } },
-			{ apiKey: API_KEY, baseUrl: service().url },
-		);
+		const trigger = triggersOn(service)({
+			...{ keywords: KEYWORDS.join(', '), limit: 5 },
+			options: { maxCredits: 3 },
+		});
 
 		const first = await trigger.poll();
 		expect(first.error?.message).toMatch(

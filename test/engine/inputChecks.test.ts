@@ -2,16 +2,17 @@ import type { INodeParameters } from 'n8n-workflow';
 import {
 	BY_KEYWORD,
 	NOTHING_SPENT,
-	fetchDirect,
 	searchOn,
 	useReferenceService,
 } from '../harness/engine/searchFixture';
 import { TOOL_TYPE } from '../harness/engine/engine';
+import { triggersOn } from '../harness/engine/trigger';
 
-// The Sound Search node's input checks to the letter: the message (field, value, item) and the
-// advice a user reads, the bounds of every number, and the values that pass. Written against the
-// mutation report (docs/testing.md): each case fails on a one-line change of
-// nodes/shared/input.ts. The trigger's: triggerInputChecks.test.ts.
+// Both nodes' input checks to the letter: the message (field, value, item) and the advice a user
+// reads, the bounds of every number, and the values that pass. Written against the mutation report
+// (docs/testing.md): each case fails on a one-line change of nodes/shared/input.ts,
+// nodes/SoundSearch/searchInput.ts or nodes/SoundSearchTrigger/triggerInput.ts. How a refusal
+// meets n8n (the item named, Continue On Fail): input.test.ts.
 
 const { service, search, calls, refused } = useReferenceService();
 
@@ -60,6 +61,11 @@ describe('Sound Search: what each refusal says', () => {
 			wholeNumber('Limit', '1 to 100000', 'the text "5"', LIMIT_ADVICE),
 		],
 		[
+			'a fractional limit',
+			{ limit: 2.5 },
+			wholeNumber('Limit', '1 to 100000', 'number 2.5', LIMIT_ADVICE),
+		],
+		[
 			'a long text is cut in the message',
 			{ limit: `={{ "${'9'.repeat(60)}" }}` },
 			wholeNumber('Limit', '1 to 100000', `the text "${'9'.repeat(40)}"`, LIMIT_ADVICE),
@@ -84,6 +90,11 @@ describe('Sound Search: what each refusal says', () => {
 			{ options: { maxCredits: 0 } },
 			wholeNumber('Max Credits', '1 to 10000000', 'number 0'),
 		],
+		[
+			'a timeout below a second',
+			{ options: { timeoutMs: 10 } },
+			wholeNumber('Timeout', '1000 to 300000', 'number 10'),
+		],
 	])('%s', async (_case, parameters, expected) => {
 		expect(await refused(search({ query: 'lofi', limit: 5, ...parameters }))).toEqual(expected);
 	});
@@ -102,6 +113,8 @@ describe('Sound Search: what each refusal says', () => {
 		['a control character', 'abc\u0007def'],
 		['a character outside ASCII', 'caf\u00e9'],
 		['a character outside ASCII first', '\u00e9abc'],
+		['a space', 'not a cursor'],
+		['2049 characters', 'c'.repeat(2049)],
 		['a number', '={{ 12345 }}'],
 	])('refuses a start cursor with %s', async (_case, startCursor) => {
 		const run = search({ query: 'lofi', limit: 5, options: { startCursor } });
@@ -138,17 +151,7 @@ describe('Sound Search: what passes the checks', () => {
 		expect((await made()).map((call) => call.replace(/ (?!null).+$/, ' set'))).toEqual(expected);
 	});
 
-	it('sends a start cursor trimmed, as the service gave it', async () => {
-		const { nextCursor } = await fetchDirect(service(), 'shortvideo', { q: 'lofi', limit: 2 });
-		const cursor = String(nextCursor);
-		await service().reset();
-		const next = await search({ query: 'lofi', limit: 2, options: { startCursor: ` ${cursor} ` } });
-
-		expect(next.error).toBeUndefined();
-		expect((await calls()).map((call) => call.cursor)).toEqual([cursor]);
-	});
-
-	it('takes a start cursor of 2048 characters (one more is refused, see input.test.ts)', async () => {
+	it('takes a start cursor of 2048 characters', async () => {
 		const run = await search({
 			query: 'lofi',
 			limit: 5,
@@ -185,10 +188,14 @@ describe('the credential Base URL', () => {
 		expect(await refused(searchOn(long, { query: 'lofi' }))).toEqual(refusal(long.slice(0, 80)));
 	});
 
+	// A call that cannot connect: the node's error, with the network code and the Base URL to check.
 	it('accepts https: the call goes out (here it fails: the service speaks plain http)', async () => {
 		const run = await searchOn(`https://${host()}`, { query: 'lofi', options: { maxRetries: 0 } });
 
 		expect(run.error?.message).toBe('Could not reach the Sound Search service');
+		expect(run.error?.description).toMatch(
+			/^The connection failed \(E[A-Z_]+\)\. Check the Base URL/,
+		);
 	});
 
 	it('accepts trailing slashes, however many', async () => {
@@ -196,5 +203,99 @@ describe('the credential Base URL', () => {
 
 		expect(run.error).toBeUndefined();
 		expect((await calls()).map((call) => call.path)).toEqual(['/v1/shortvideo/sound/search']);
+	});
+});
+
+describe('Sound Search Trigger: input', () => {
+	const trigger = triggersOn(service, { keywords: 'lofi', limit: 10 });
+	const asked = async () => (await calls()).map(({ q, limit }) => `${q} ${limit}`);
+
+	it('splits keywords on commas and new lines, keeps their order, searches each once', async () => {
+		await trigger({ keywords: 'lofi\nrainy  jazz, Workout,\n\nRainy Jazz, LOFI' }).poll();
+
+		expect(await asked()).toEqual(['lofi 10', 'rainy  jazz 10', 'Workout 10']);
+	});
+
+	// Turkish kır (countryside) and kir (dirt) are the same in capitals (KIR): folding to upper
+	// case would drop one. "lo fi" and "lofi" differ by more than spacing.
+	it('keywords that differ in more than letter case or spacing are each searched', async () => {
+		await trigger({ keywords: 'kır, kir, lo fi, lofi' }).poll();
+
+		expect(await asked()).toEqual(['kır 10', 'kir 10', 'lo fi 10', 'lofi 10']);
+	});
+
+	it.each<[INodeParameters, string, string]>([
+		[
+			{ keywords: '={{ 7 }}' },
+			'The "Keywords" parameter must be text, but its expression gave number 7',
+			'Make the expression return a keyword string, e.g. {{ String($json.keyword) }}.',
+		],
+		[
+			{ keywords: ', ,\n' },
+			'The "Keywords" parameter has no keyword',
+			'Enter one or more keywords, separated by commas or new lines.',
+		],
+		[
+			{ event: 'risingSound', platform: 'photosocial' },
+			'Rising Sound needs post counts, which the photo-and-video platform does not report',
+			'Use the New Sound event on that platform, or watch the short-video platform for rising sounds.',
+		],
+	])('%j: refused with advice', async (parameters, message, advice) => {
+		expect(await refused(trigger(parameters).poll())).toEqual({
+			message: `${message} [item 0]`,
+			description: `${advice}${NOTHING_SPENT}`,
+		});
+	});
+
+	it.each<[string, INodeParameters, RegExp]>([
+		['a limit above 1000', { limit: 1001 }, /"Limit" .* from 1 to 1000, but it is number 1001/],
+		[
+			'max pages above 100',
+			{ options: { maxPages: 101 } },
+			/"Max Pages per Keyword" .* from 1 to 100, but it is number 101/,
+		],
+		['remembering under 100 sounds', { options: { rememberSounds: 99 } }, /from 100 to 20000/],
+		['a negative poll interval', { options: { minPollInterval: -1 } }, /from 0 to 10080/],
+		['max credits of 0', { options: { maxCredits: 0 } }, /"Max Credits" .* from 1 to 10000000/],
+		['negative top risers', { options: { topRisers: -1 } }, /"Top Risers per Poll" .* from 0 to/],
+		['a growth window over 30 days', { options: { growthWindowHours: 720.5 } }, /but it is 720.5/],
+		[
+			'negative growth in %',
+			{ event: 'risingSound', minGrowthPercent: -5 },
+			/"Min Growth \(%\)" .* from 0 to 100000, but it is number -5/,
+		],
+		[
+			'negative post growth',
+			{ event: 'risingSound', minGrowthPosts: -1 },
+			/"Min Growth \(Posts\)" .* from 0 to 100000000, but it is number -1/,
+		],
+	])('%s is refused', async (_case, parameters, message) => {
+		expect((await refused(trigger(parameters).poll())).message).toMatch(message);
+	});
+
+	it('a growth window under 3 minutes is refused with advice', async () => {
+		expect(await refused(trigger({ options: { growthWindowHours: 0.04 } }).poll())).toEqual({
+			message:
+				'The "Growth Window (Hours)" parameter must be a number from 0.05 to 720, but it is 0.04 [item 0]',
+			description: `Set "Growth Window (Hours)" to a number of hours in that range, e.g. 24.${NOTHING_SPENT}`,
+		});
+	});
+
+	it.each([0.05, 720])(
+		'takes a growth window of %s hours (the ends of its range)',
+		async (hours) => {
+			const poll = await trigger({ options: { growthWindowHours: hours } }).poll();
+
+			expect(poll.error).toBeUndefined();
+			expect(await calls()).toHaveLength(1);
+		},
+	);
+
+	it('the event is New Sound unless Rising Sound is chosen', async () => {
+		const watch = trigger({ event: 'somethingElse' });
+		await watch.poll();
+		await service().passTime({ newSounds: { lofi: 1 } });
+
+		expect((await watch.poll()).items).toHaveLength(1);
 	});
 });

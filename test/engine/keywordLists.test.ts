@@ -1,33 +1,21 @@
-import { sleep, type INodeParameters } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 import {
 	BY_KEYWORD,
 	itemOf,
-	keywordItems,
 	numberedKeywords,
 	useReferenceService,
 	type LedgerRequest,
-	type SearchExtras,
 } from '../harness/engine/searchFixture';
 
 // Keyword lists at the scale and limits of a real service: every input item and page of a run
-// through its service's limiter, against the reference service's capacity mode.
+// through its service's limiter, against the reference service's capacity mode. The limiter's
+// rules: test/unit/limiter.test.ts and limiterService.test.ts.
 
 jest.setTimeout(60_000);
 
-const { service, search, calls } = useReferenceService();
+const { service, search, searchKeywords, calls } = useReferenceService();
 
-const capacityReport = async () => (await service().ledger()).capacity;
 const keepGoing = { nodeSettings: { onError: 'continueRegularOutput' as const } };
-
-async function searchKeywords(
-	count: number,
-	options: INodeParameters,
-	extras: Omit<SearchExtras, 'input'> = {},
-) {
-	const parameters = { ...BY_KEYWORD, limit: 2, options };
-	return await search(parameters, { ...extras, input: keywordItems(...numberedKeywords(count)) });
-}
-
 const paid = (requests: LedgerRequest[]) => requests.filter((call) => call.status === 200);
 const queriesOf = (requests: LedgerRequest[]) => requests.map((call) => call.q);
 
@@ -42,7 +30,7 @@ function outputByItem(items: { json: Record<string, unknown>; pairedItem?: unkno
 describe('a service with a limit the node does not know', () => {
 	it('100 keywords against 10 calls in flight: every sound, exact credits, no call twice', async () => {
 		await service().setCapacity({ capacity: 10, latencyMs: 300 });
-		const run = await searchKeywords(100, {});
+		const run = await searchKeywords(100);
 
 		expect(run.error).toBeUndefined();
 		expect(run.items.map(itemOf)).toEqual(
@@ -60,29 +48,17 @@ describe('a service with a limit the node does not know', () => {
 		expect(refused.length).toBeLessThan(300);
 	});
 
-	it('never has more calls in flight than Max Calls in Flight', async () => {
+	it('never has more calls in flight than Max Calls in Flight, pages included', async () => {
 		await service().setCapacity({ latencyMs: 50 });
-		const run = await searchKeywords(200, { maxInFlight: 8 });
-
-		expect(run.items).toHaveLength(400);
-		expect((await capacityReport()).mostInFlight).toBe(8);
-	});
-
-	it('a Return All keyword list shares the same bound, pages included', async () => {
-		await service().setCapacity({ latencyMs: 30 });
+		const options = { maxInFlight: 8, pageSize: 10 };
 		const run = await search(
-			{
-				platform: 'photosocial',
-				...BY_KEYWORD,
-				returnAll: true,
-				options: { maxInFlight: 3, pageSize: 10 },
-			},
-			// lofi has 10,000 matches: Max Pages, the guard, ends it as an error item.
-			{ ...keepGoing, input: keywordItems('lofi', 'jazz') },
+			{ ...BY_KEYWORD, limit: 30, options },
+			{ input: numberedKeywords(40).map((keyword) => ({ keyword })) },
 		);
 
-		expect(run.items.length).toBeGreaterThan(0);
-		expect((await capacityReport()).mostInFlight).toBeLessThanOrEqual(3);
+		expect(run.items).toHaveLength(40 * 30);
+		expect(await calls()).toHaveLength(40 * 3);
+		expect((await service().ledger()).capacity.mostInFlight).toBe(8);
 	});
 
 	it('stops after Max Wait on Rate Limits, saying how many searches finished', async () => {
@@ -127,7 +103,7 @@ describe('no paid call once the run is doomed', () => {
 		await service().injectFaults([
 			{ match: { query: 'kw5' }, times: 'always', response: { status: 402 } },
 		]);
-		const run = await searchKeywords(46, {});
+		const run = await searchKeywords(46);
 
 		expect(run.error?.message).toBe('The API key has no credits left (402 Payment Required)');
 		const requests = await calls();
@@ -140,7 +116,7 @@ describe('no paid call once the run is doomed', () => {
 			{ match: { query: 'kw0' }, response: { status: 429, headers: { 'Retry-After': '2' } } },
 			{ match: { query: 'kw1' }, response: { status: 402, delayMs: 300 } },
 		]);
-		const run = await searchKeywords(3, {});
+		const run = await searchKeywords(3);
 
 		expect(run.error?.message).toMatch(/402/);
 		await sleep(2500);
@@ -160,6 +136,7 @@ describe('no paid call once the run is doomed', () => {
 		expect(queriesOf(await calls()).sort()).toEqual(['kw0', 'kw1']);
 	});
 
+	// The limiter's queue drops a cancelled run's calls: test/unit/limiter.test.ts.
 	it('a cancelled execution ends a retry waiting on its backoff at once, and it is not sent', async () => {
 		await service().injectFaults([
 			{ times: 'always', response: { status: 503, headers: { 'Retry-After': '10' } } },
@@ -171,40 +148,29 @@ describe('no paid call once the run is doomed', () => {
 		expect(Date.now() - started).toBeLessThan(5000);
 		expect(await calls()).toHaveLength(1);
 	});
-
-	it('a cancelled execution stops its calls at once', async () => {
-		await service().setCapacity({ latencyMs: 200 });
-		const run = await searchKeywords(100, { maxInFlight: 4 }, { cancelAfterMs: 500 });
-
-		expect(run.run.status).toBe('canceled');
-		await sleep(300);
-		const atCancel = (await calls()).length;
-		await sleep(1000);
-		expect((await calls()).length).toBe(atCancel);
-		expect(atCancel).toBeLessThanOrEqual(16);
-	});
 });
 
-describe('Continue On Fail with a keyword list', () => {
-	it('every search that succeeded keeps its sounds; failures are error items, in input order', async () => {
-		await service().setCapacity({ capacity: 4, latencyMs: 10 });
-		await service().injectFaults([
-			{ match: { query: 'kw7' }, times: 'always', response: { status: 402 } },
-		]);
-		await service().setCatalogue({ query: 'kw50', availabilityStatus: 'private' });
-		const run = await searchKeywords(120, { maxInFlight: 16 }, keepGoing);
+it('"Continue (regular output)" with a keyword list: every search that succeeded keeps its sounds; each failure is one error item, paired, in input order', async () => {
+	await service().setCapacity({ latencyMs: 50 });
+	await service().injectFaults([
+		{ match: { query: 'kw7' }, times: 'always', response: { status: 402 } },
+	]);
+	await service().setCatalogue({ query: 'kw30', availabilityStatus: 'private' });
+	const run = await searchKeywords(40, { maxInFlight: 16 }, keepGoing);
 
-		const expected = numberedKeywords(120).flatMap((_, index) =>
-			index === 7 || index === 50
-				? [[index, expect.stringMatching(/^error: /)]]
-				: [
-						[index, expect.any(String)],
-						[index, expect.any(String)],
-					],
-		);
-		expect(outputByItem(run.items)).toEqual(expected);
-		const requests = await calls();
-		expect(paid(requests)).toHaveLength(119);
-		expect((await service().ledger()).totals.creditsCharged).toBe(119);
+	const expected = numberedKeywords(40).flatMap((_, index) =>
+		index === 7 || index === 30
+			? [[index, expect.stringMatching(/^error: /)]]
+			: [
+					[index, expect.any(String)],
+					[index, expect.any(String)],
+				],
+	);
+	expect(outputByItem(run.items)).toEqual(expected);
+	expect(run.items.find((item) => itemOf(item) === 30)?.json).toEqual({
+		error: 'The service answered available: false with status "private"',
+		details: expect.stringMatching(/charged 1 credit/),
 	});
+	expect(paid(await calls())).toHaveLength(39);
+	expect((await service().ledger()).totals.creditsCharged).toBe(39);
 });

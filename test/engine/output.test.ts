@@ -1,4 +1,5 @@
 import type { INodeParameters } from 'n8n-workflow';
+import { SIMPLIFIED_FIELDS } from '../harness/outputShape';
 import { TOOL_TYPE } from '../harness/engine/engine';
 import {
 	fetchDirect,
@@ -6,6 +7,9 @@ import {
 	useReferenceService,
 	type SearchExtras,
 } from '../harness/engine/searchFixture';
+
+// Version 2's Simplify and, as an AI Agent 3 tool (a node of the workflow), its Output. Version 1's
+// output: platforms.test.ts; the tool n8n calls directly (MCP, AI Agent up to 2.2): toolCalls.test.ts.
 
 const { service, search, calls } = useReferenceService();
 
@@ -16,29 +20,17 @@ const asV2 = async (parameters: INodeParameters, extras: SearchExtras = {}) =>
 /** The node as an AI Agent's tool (version 2). */
 const asTool = async (parameters: INodeParameters) =>
 	await search(parameters, { nodeSettings: { ...V2, type: TOOL_TYPE } });
-
-const SIMPLIFIED = [
-	'soundId',
-	'title',
-	'creditsCharged',
-	'authorName',
-	'postCount',
-	'query',
-	'platform',
-	'audioUrl',
-	'durationSeconds',
-	'fetchedAt',
-];
+const keysOf = (run: { items: Array<{ json: object }> }) =>
+	run.items.map(({ json }) => Object.keys(json));
 
 describe('Simplify (version 2)', () => {
-	it('is on by default: 10 flat fields per sound, most used first, credits third', async () => {
-		const run = await asV2({ query: 'ocean waves', limit: 3 });
+	it('is on by default: 10 flat fields per sound, most used first, credits third; the tool-only Output changes nothing', async () => {
+		const run = await asV2({ query: 'ocean waves', limit: 3, output: 'raw' });
 		const direct = await fetchDirect(service(), 'shortvideo', { q: 'ocean waves', limit: 3 });
 
 		expect(run.error).toBeUndefined();
-		expect(run.items).toHaveLength(3);
+		expect(keysOf(run)).toEqual([SIMPLIFIED_FIELDS, SIMPLIFIED_FIELDS, SIMPLIFIED_FIELDS]);
 		run.items.forEach(({ json }, index) => {
-			expect(Object.keys(json)).toEqual(SIMPLIFIED);
 			const sound = direct.items[index] as Record<string, unknown> & {
 				url: { url_list: string[] };
 			};
@@ -55,16 +47,13 @@ describe('Simplify (version 2)', () => {
 				durationSeconds: sound.durationSeconds,
 				fetchedAt: sound.fetchedAt,
 			});
-			expect(
-				Object.values(json).every((value) => typeof value !== 'object' || value === null),
-			).toBe(true);
 		});
 	});
 
 	it('keeps the same 10 columns on the platform that reports no author, count or audio', async () => {
 		const run = await asV2({ platform: 'photosocial', query: 'ocean waves', limit: 2 });
 
-		expect(run.items.map(({ json }) => Object.keys(json))).toEqual([SIMPLIFIED, SIMPLIFIED]);
+		expect(keysOf(run)).toEqual([SIMPLIFIED_FIELDS, SIMPLIFIED_FIELDS]);
 		expect(run.items[0].json).toMatchObject({
 			authorName: null,
 			postCount: null,
@@ -78,65 +67,24 @@ describe('Simplify (version 2)', () => {
 	it('off: every field of the service, media objects included, with creditsCharged and page', async () => {
 		const run = await asV2({ query: 'ocean waves', limit: 2, simplify: false });
 
-		expect(run.items.map(({ json }) => Object.keys(json))).toEqual([RAW_FIELDS, RAW_FIELDS]);
+		expect(keysOf(run)).toEqual([RAW_FIELDS, RAW_FIELDS]);
 		expect(run.items[0].json.url).toMatchObject({
 			url_list: expect.arrayContaining([expect.any(String)]),
 		});
 	});
-
-	it('as a plain node, the tool-only Output parameter changes nothing', async () => {
-		const run = await asV2({ query: 'ocean waves', limit: 1, output: 'raw' });
-
-		expect(Object.keys(run.items[0].json)).toEqual(SIMPLIFIED);
-	});
-});
-
-describe('version 1, as saved workflows have it', () => {
-	it('"Simplify Output" still gives every field flat, with platform and query', async () => {
-		const run = await search({ query: 'ocean waves', limit: 1, options: { simplify: true } });
-
-		expect(Object.keys(run.items[0].json)).toEqual([
-			...['soundId', 'title', 'authorName', 'postCount', 'durationSeconds', 'audioUrl'],
-			...['coverImageUrl', 'fetchedAt', 'cached', 'cacheAgeSeconds', 'platform', 'query'],
-			...['creditsCharged', 'page'],
-		]);
-	});
-
-	it('without it, the service fields unchanged; a version 2 parameter left in is ignored', async () => {
-		const run = await search({ query: 'ocean waves', limit: 1, simplify: true });
-
-		expect(Object.keys(run.items[0].json)).toEqual(RAW_FIELDS);
-	});
 });
 
 describe('Output, as an AI tool', () => {
-	it('defaults to Simplified', async () => {
-		const run = await asTool({ query: 'ocean waves', limit: 2 });
-
-		expect(run.items.map(({ json }) => Object.keys(json))).toEqual([SIMPLIFIED, SIMPLIFIED]);
-	});
-
-	it('Raw sends every field', async () => {
-		const run = await asTool({ query: 'ocean waves', limit: 2, output: 'raw' });
-
-		expect(run.items.map(({ json }) => Object.keys(json))).toEqual([RAW_FIELDS, RAW_FIELDS]);
-	});
-
-	it.each([
-		[
-			['postCount', 'title'],
-			['soundId', 'postCount', 'title'],
-		],
-		[[], ['soundId']],
-		[
-			['soundId', 'coverImageUrl'],
-			['soundId', 'coverImageUrl'],
-		],
-	])('Selected Fields %j sends exactly %j', async (fields, keys) => {
-		const run = await asTool({ query: 'ocean waves', limit: 2, output: 'selected', fields });
+	it.each<[INodeParameters, string[]]>([
+		[{ output: 'raw' }, RAW_FIELDS],
+		[{ output: 'selected', fields: ['postCount', 'title'] }, ['soundId', 'postCount', 'title']],
+		[{ output: 'selected', fields: [] }, ['soundId']],
+		[{ output: 'selected', fields: ['soundId', 'coverImageUrl'] }, ['soundId', 'coverImageUrl']],
+	])('%j sends exactly %j', async (parameters, keys) => {
+		const run = await asTool({ query: 'ocean waves', limit: 2, ...parameters });
 
 		expect(run.error).toBeUndefined();
-		expect(run.items.map(({ json }) => Object.keys(json))).toEqual([keys, keys]);
+		expect(keysOf(run)).toEqual([keys, keys]);
 		expect(run.items.every(({ json }) => typeof json.soundId === 'string')).toBe(true);
 	});
 

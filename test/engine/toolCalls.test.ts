@@ -1,9 +1,11 @@
 import { SIMPLIFIED_FIELDS } from '../harness/outputShape';
-import { RAW_FIELDS, fetchDirect, useReferenceService } from '../harness/engine/searchFixture';
+import { fetchDirect, useReferenceService } from '../harness/engine/searchFixture';
 
 // The node as an AI tool that n8n calls directly: the MCP Server Trigger, AI Agent up to 2.2 and
 // sub-agents (n8n runs the node's routing, not its custom operation). AI Agent 3 runs the tool as a
-// node of the workflow: output.test.ts covers that path.
+// node of the workflow: output.test.ts covers that path and the Output modes of both. Both paths
+// run the same search run as the workflow node (limiter, retries, Max Credits: faults.test.ts,
+// budget.test.ts).
 
 const { service, callTool, calls } = useReferenceService();
 
@@ -22,43 +24,6 @@ describe('the node as a tool n8n calls directly (MCP, AI Agent up to 2.2)', () =
 		);
 		expect(Object.keys(response[0])).toEqual(SIMPLIFIED_FIELDS);
 		expect(response.every((sound) => sound.creditsCharged === 1)).toBe(true);
-	});
-
-	it('Raw and Selected Fields as the tool Output says', async () => {
-		const { answers } = await callTool({ query: QUERY, limit: 2, output: 'raw' }, [
-			{ query: 'lofi' },
-		]);
-		const selected = await callTool(
-			{ query: QUERY, limit: 2, output: 'selected', fields: ['title'] },
-			[{ query: 'lofi' }],
-		);
-
-		const keys = (answer: Record<string, unknown>) =>
-			(answer.response as Array<Record<string, unknown>>).map(Object.keys);
-		expect(keys(answers[0])).toEqual([RAW_FIELDS, RAW_FIELDS]);
-		expect(keys(selected.answers[0])).toEqual([
-			['soundId', 'title'],
-			['soundId', 'title'],
-		]);
-	});
-
-	it('Return All follows nextCursor page after page, within Max Credits', async () => {
-		const { answers } = await callTool(
-			{ query: QUERY, returnAll: true, options: { pageSize: 5, maxCredits: 2 } },
-			[{ query: 'ocean waves' }],
-		);
-
-		expect(answers[0].error).toMatch(/reached its Max Credits \(2\)/);
-		expect((await calls()).map((call) => call.status)).toEqual([200, 200]);
-	});
-
-	it('waits out a rate limit (429 with Retry-After) and goes on, as the workflow node does', async () => {
-		await service().injectFaults([{ response: { status: 429, headers: { 'Retry-After': '1' } } }]);
-
-		const { answers } = await callTool({ query: QUERY, limit: 2 }, [{ query: 'rain' }]);
-
-		expect((answers[0].response as unknown[]).length).toBe(2);
-		expect((await calls()).map((call) => call.status)).toEqual([429, 200]);
 	});
 
 	it('a bad argument fails before any call, naming the field', async () => {

@@ -1,46 +1,22 @@
-import type { INodeParameters } from 'n8n-workflow';
-import { API_KEY, fetchDirect, useReferenceService } from '../harness/engine/searchFixture';
-import { scriptSounds, TriggerUnderTest, useTrendClock } from '../harness/engine/trigger';
+import { fetchDirect, useReferenceService } from '../harness/engine/searchFixture';
+import { triggersOn } from '../harness/engine/trigger';
 
 // What the Sound Search Trigger's items hold: version 2's Simplify (n8n's UX guideline: at most
 // 10 fields, the most useful first, nothing nested), version 2 with Simplify off, and version 1
-// as saved workflows have it. Polled through n8n-core's PollContext against the reference service.
+// as saved workflows have it.
 
-const { service } = useReferenceService();
-const clock = useTrendClock(service);
-
-function trigger(parameters: INodeParameters, typeVersion: number) {
-	const options = { minPollInterval: 0, ...(parameters.options as INodeParameters | undefined) };
-	return new TriggerUnderTest(
-		{ platform: 'shortvideo', keywords: 'ocean waves', limit: 3, ...parameters, options },
-		{ apiKey: API_KEY, baseUrl: service().url },
-		typeVersion,
-	);
-}
+const { service, calls } = useReferenceService();
+const trigger = triggersOn(service, { keywords: 'ocean waves', limit: 3 });
 /** New Sound emitting what the first poll finds: items at once, no history needed. */
 const firstPoll = { options: { emitOnFirstPoll: true } };
 
 const SIMPLIFIED = [
-	'soundId',
-	'title',
-	'rank',
-	'growthPercent',
-	'growthPosts',
-	'postCountNow',
-	'postsPerDay',
-	'authorName',
-	'query',
-	'audioUrl',
+	...['soundId', 'title', 'rank', 'growthPercent', 'growthPosts', 'postCountNow'],
+	...['postsPerDay', 'authorName', 'query', 'audioUrl'],
 ];
 const TREND = [
-	'rank',
-	'growthWindowHours',
-	'windowStart',
-	'postCountThen',
-	'postCountNow',
-	'growthPosts',
-	'growthPercent',
-	'postsPerDay',
+	...['rank', 'growthWindowHours', 'windowStart', 'postCountThen', 'postCountNow'],
+	...['growthPosts', 'growthPercent', 'postsPerDay'],
 ];
 const SERVICE = ['soundId', 'title', 'authorName', 'postCount', 'durationSeconds'];
 const RAW = [
@@ -75,31 +51,10 @@ describe('version 2, Simplify (on by default)', () => {
 				query: 'ocean waves',
 				audioUrl: sound.url.url_list[0],
 			});
-			expect(nothingNested(json)).toBe(true);
 		});
 	});
 
-	it('Rising Sound: the fastest riser first, with its growth within the window', async () => {
-		const [slower, faster] = await scriptSounds(service(), 'tide', [
-			{ postCount: 10_001, dailyGrowth: 0, bursts: [{ day: 1, percent: 30 }] },
-			{ postCount: 20_003, dailyGrowth: 0, bursts: [{ day: 1, percent: 60 }] },
-			{ postCount: 9_001, dailyGrowth: 0 },
-		]);
-		const watch = trigger({ keywords: 'tide', event: 'risingSound' }, 2);
-		expect((await watch.poll()).items).toEqual([]); // the baseline
-		await clock.advance(1);
-		const { items } = await watch.poll();
-
-		expect(items.map(({ json }) => Object.keys(json))).toEqual([SIMPLIFIED, SIMPLIFIED]);
-		expect(items.map(({ json }) => json)).toMatchObject([
-			{ soundId: faster, rank: 1, growthPercent: 60, growthPosts: 12_002, postCountNow: 32_005 },
-			{ soundId: slower, rank: 2, growthPercent: 30, growthPosts: 3_000, postCountNow: 13_001 },
-		]);
-		// A day of history: about the day's growth per day.
-		expect(items[0].json.postsPerDay).toBeCloseTo(12_002, -2);
-		expect(items.every(({ json }) => nothingNested(json) && json.query === 'tide')).toBe(true);
-	});
-
+	// Rising items in version 2: triggerRising.test.ts (Top Risers per Poll).
 	it('on the photo-and-video platform: the same 10 columns, what it does not report null', async () => {
 		const { items } = await trigger({ ...firstPoll, platform: 'photosocial' }, 2).poll();
 
@@ -118,46 +73,54 @@ describe('version 2, Simplify (on by default)', () => {
 		expect(typeof items[0].json.soundId).toBe('string');
 	});
 
-	it('leaves the Fetch Test Event notice whole when nothing is rising', async () => {
-		const { items } = await trigger({ event: 'risingSound' }, 2).poll('manual');
+	it('Fetch Test Event of Rising Sound with no history: no call, and the notice whole', async () => {
+		const { items, error } = await trigger({ event: 'risingSound' }, 2).poll('manual');
 
-		expect(items).toHaveLength(1);
-		expect(items[0].json).toEqual({
-			notice: expect.stringMatching(/^No history yet/),
-			growthWindowHours: 24,
-			hasHistory: false,
-			creditsCharged: 0,
-			calls: 0,
-		});
+		expect(error).toBeUndefined();
+		expect(await calls()).toEqual([]);
+		expect(items).toEqual([
+			{
+				json: {
+					notice: expect.stringMatching(/^No history yet/),
+					growthWindowHours: 24,
+					hasHistory: false,
+					creditsCharged: 0,
+					calls: 0,
+				},
+			},
+		]);
+		const { notice } = items[0].json as { notice: string };
+		expect(notice).toMatch(/no paid call \(0 credits\)/);
+		expect(notice).toMatch(/Publish the workflow \(Activate in n8n 1\.x\)/);
 	});
 });
 
-describe('version 2, Simplify off', () => {
-	it('every field of the service, media objects included, with the trend fields', async () => {
-		const { items } = await trigger({ ...firstPoll, simplify: false }, 2).poll();
+it.each([
+	['version 2 with Simplify off', { simplify: false }, 2],
+	[
+		'version 1 without Simplify Output; a version 2 parameter left in is ignored',
+		{ simplify: true },
+		1,
+	],
+])(
+	'%s: every field of the service, media objects included, with the trend fields',
+	async (_case, parameters, typeVersion) => {
+		const { items } = await trigger({ ...firstPoll, ...parameters }, typeVersion).poll();
 
 		expect(Object.keys(items[0].json)).toEqual(RAW);
 		expect(items[0].json.url).toMatchObject({
 			url_list: expect.arrayContaining([expect.any(String)]),
 		});
-	});
-});
+	},
+);
 
-describe('version 1, as saved workflows have it', () => {
-	it('without Simplify Output: every field of the service; a version 2 parameter left in is ignored', async () => {
-		const { items } = await trigger({ ...firstPoll, simplify: true }, 1).poll();
+it('version 1, Options → Simplify Output: every field flat, media objects as URL strings', async () => {
+	const options = { ...firstPoll.options, simplify: true };
+	const { items } = await trigger({ options }, 1).poll();
 
-		expect(Object.keys(items[0].json)).toEqual(RAW);
-	});
-
-	it('Options → Simplify Output: every field flat, media objects as URL strings', async () => {
-		const options = { ...firstPoll.options, simplify: true };
-		const { items } = await trigger({ options }, 1).poll();
-
-		expect(Object.keys(items[0].json)).toEqual([
-			...[...SERVICE, 'audioUrl', 'coverImageUrl', 'fetchedAt', 'cached', 'cacheAgeSeconds'],
-			...['platform', 'query', 'creditsCharged', 'page', ...TREND],
-		]);
-		expect(nothingNested(items[0].json)).toBe(true);
-	});
+	expect(Object.keys(items[0].json)).toEqual([
+		...[...SERVICE, 'audioUrl', 'coverImageUrl', 'fetchedAt', 'cached', 'cacheAgeSeconds'],
+		...['platform', 'query', 'creditsCharged', 'page', ...TREND],
+	]);
+	expect(nothingNested(items[0].json)).toBe(true);
 });

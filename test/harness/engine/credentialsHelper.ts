@@ -1,5 +1,5 @@
 import {
-	ICredentialsHelper,
+	type ICredentialsHelper,
 	type ICredentialDataDecryptedObject,
 	type ICredentials,
 	type ICredentialType,
@@ -14,13 +14,11 @@ import {
  * test's decrypted credential data and applies a credential type's generic `authenticate` the way
  * n8n's own helper does (each header/qs/body entry resolved as an expression over $credentials).
  */
-export class TestCredentialsHelper extends ICredentialsHelper {
+export class TestCredentialsHelper implements ICredentialsHelper {
 	constructor(
 		private readonly types: Record<string, ICredentialType>,
 		private readonly data: Record<string, ICredentialDataDecryptedObject>,
-	) {
-		super();
-	}
+	) {}
 
 	async getDecrypted(_additionalData: unknown, _nodeCredentials: unknown, type: string) {
 		return { ...(this.data[type] ?? {}) };
@@ -58,29 +56,15 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 	}
 
 	// n8n's helper answers undefined for credentials without an expirable property, like ours.
-	async preAuthentication() {
-		return undefined;
-	}
-
-	async runPreAuthentication() {
-		return undefined;
-	}
-
-	getParentTypes(): string[] {
-		return [];
-	}
-
-	isCredentialUsableByNode(): boolean {
-		return true;
-	}
-
-	async getCredentials(): Promise<ICredentials> {
+	preAuthentication = async () => undefined;
+	runPreAuthentication = async () => undefined;
+	getParentTypes = (): string[] => [];
+	isCredentialUsableByNode = () => true;
+	getCredentials = async (): Promise<ICredentials> => {
 		throw new Error('not used by these tests');
-	}
-
-	async updateCredentials() {}
-
-	async updateCredentialsOauthTokenData() {}
+	};
+	updateCredentials = async () => {};
+	updateCredentialsOauthTokenData = async () => {};
 
 	getCredentialsProperties(type: string): INodeProperties[] {
 		return this.types[type].properties;

@@ -7,6 +7,7 @@ import {
 	Workflow,
 	type IDataObject,
 	type IExecuteData,
+	type IExecuteFunctions,
 	type INode,
 	type INodeExecutionData,
 	type INodeParameters,
@@ -23,63 +24,49 @@ import { TestCredentialsHelper } from './credentialsHelper';
 import { ToolCaller } from './toolCaller';
 
 export const NODE_TYPE = 'n8n-nodes-sound-search.soundSearch';
-export const NODE_NAME = 'Sound Search';
+const NODE_NAME = 'Sound Search';
 export const TRIGGER_TYPE = 'n8n-nodes-sound-search.soundSearchTrigger';
+/** The node as an AI tool, as n8n serves it (convertNodeToAiTool): no main input, one ai_tool output. */
+export const TOOL_TYPE = `${NODE_TYPE}Tool`;
 /** The credential a node under test refers to (its data comes from the test). */
 export const CREDENTIAL = { soundSearchApi: { id: 'c1', name: 'Sound Search account' } };
 
-// The engine builds $resumeWebhookUrl-style values from these (`<name>Url`); never contacted.
-const URL_NAMES = [
-	...['restApi', 'instanceBase', 'mcpBase', 'mcpTestBase'],
-	...['webhookBase', 'webhookWaitingBase', 'webhookTestBase'],
-	...['formBase', 'formWaitingBase', 'formTestBase'],
-];
-
-export const nodeTypes: INodeTypes = {
-	getByName: (type) => registry[type],
-	getByNameAndVersion: (type) => registry[type],
-	getKnownTypes: () => ({}),
-};
 /**
- * A declarative node as n8n's loader and NodeTypes serve it (n8n/dist/node-types.js): with an execute
- * method that runs the RoutingNode in the execution's context, so the node gets the execution's
- * cancel signal as in n8n (n8n-core's fallback path for declarative nodes passes none).
+ * A declarative node as n8n's loader and NodeTypes serve it (n8n/dist/node-types.js): with the
+ * "Request Options" setting, and an execute method that runs the RoutingNode in the execution's
+ * context, so the node gets the execution's cancel signal (n8n-core's fallback passes none).
  */
-function asServedByN8n(nodeType: INodeType): INodeType {
-	// As n8n's loader does: the "Request Options" setting every declarative node gets.
+function asServedByN8n(nodeType: INodeType, tool = false): INodeType {
 	DirectoryLoader.applyDeclarativeNodeOptionParameters(nodeType);
-	nodeType.execute = async function (this: import('n8n-workflow').IExecuteFunctions) {
+	if (tool) {
+		const name = `${nodeType.description.name}Tool`;
+		const outputs = [NodeConnectionTypes.AiTool];
+		nodeType.description = { ...nodeType.description, name, inputs: [], outputs };
+	}
+	nodeType.execute = async function (this: IExecuteFunctions) {
 		const context = this as unknown as ConstructorParameters<typeof RoutingNode>[0];
 		return (await new RoutingNode(context, nodeType).runNode()) ?? [];
 	};
 	return nodeType;
 }
 
-/**
- * The node as an AI tool, as n8n serves it: under a name ending in "Tool" ('@tool'), with no main
- * input and one ai_tool output (n8n's convertNodeToAiTool).
- */
-export const TOOL_TYPE = `${NODE_TYPE}Tool`;
-function asTool(nodeType: INodeType): INodeType {
-	const name = `${nodeType.description.name}Tool`;
-	const description = { ...nodeType.description, name, inputs: [], outputs: [TOOL_OUTPUT] };
-	return Object.assign(nodeType, { description });
-}
-const TOOL_OUTPUT = NodeConnectionTypes.AiTool;
-
 const registry: Record<string, INodeType> = {
 	[NODE_TYPE]: asServedByN8n(new SoundSearch()),
-	[TOOL_TYPE]: asServedByN8n(asTool(new SoundSearch())),
+	[TOOL_TYPE]: asServedByN8n(new SoundSearch(), true),
 	[TRIGGER_TYPE]: new SoundSearchTrigger(),
 	'test.toolCaller': new ToolCaller(),
 };
+export const nodeTypes: INodeTypes = {
+	getByName: (type) => registry[type],
+	getByNameAndVersion: (type) => registry[type],
+	getKnownTypes: () => ({}),
+};
 
 export interface SearchRun {
-	/** Items on the Sound Search node's first (main) output. */
+	/** Items on the node's first (main) output. */
 	items: INodeExecutionData[];
-	/** Items on its second output, when the node is set to "Continue (using error output)". */
+	/** Items on its second output, with "Continue (using error output)". */
 	errorItems: INodeExecutionData[];
-	/** The error the run failed with, if it failed. */
 	error?: Error & { description?: string; context?: IDataObject; httpCode?: string | null };
 	run: IRun;
 }
@@ -103,41 +90,30 @@ export async function runSoundSearch(options: SearchRunOptions): Promise<SearchR
 	return await runNode(node, input, credentials, { cancelAfterMs });
 }
 
-export interface ToolRun {
-	/** What each tool call gave the model: `{ response }` (the items' json) or `{ error }`. */
-	answers: IDataObject[];
-	run: IRun;
-}
-
 /**
- * Calls the node as an AI tool the way n8n's MCP Server Trigger and AI Agent up to 2.2 do (n8n
- * runs its routing node in a SupplyDataContext; test/harness/engine/toolCaller.ts): one call per
- * entry of `calls`, each the arguments the model sends. (AI Agent 3 runs the tool node as a node
- * of the workflow, which runSoundSearch with the TOOL_TYPE does.)
+ * Calls the node as an AI tool the way n8n's MCP Server Trigger and AI Agent up to 2.2 do
+ * (toolCaller.ts): one call per entry of `calls`, each the arguments the model sends; each answer
+ * is `{ response }` (the items' json) or `{ error }`. (AI Agent 3 runs the tool node as a node of
+ * the workflow: runSoundSearch with the TOOL_TYPE.)
  */
 export async function runAsTool(
 	options: Omit<SearchRunOptions, 'input'> & { calls: IDataObject[] },
-): Promise<ToolRun> {
+): Promise<{ answers: IDataObject[]; run: IRun }> {
 	const { parameters, nodeSettings, calls, credentials } = options;
 	const tool = { type: TOOL_TYPE, typeVersion: 2, parameters, ...nodeSettings };
 	const caller = { id: '2', name: CALLER, type: 'test.toolCaller', typeVersion: 1 };
 	const connections = {
-		[NODE_NAME]: { ai_tool: [[{ node: CALLER, type: TOOL_OUTPUT, index: 0 }]] },
+		[NODE_NAME]: { ai_tool: [[{ node: CALLER, type: NodeConnectionTypes.AiTool, index: 0 }]] },
 	};
-	const run = await runNode(caller, calls, credentials, { others: [tool], connections });
-	const output = run.run.data.resultData.runData[CALLER]?.[0]?.data?.main?.[0] ?? [];
-	return { answers: output.map(({ json }) => json), run: run.run };
+	const { run } = await runNode(caller, calls, credentials, { others: [tool], connections });
+	const output = run.data.resultData.runData[CALLER]?.[0]?.data?.main?.[0] ?? [];
+	return { answers: output.map(({ json }) => json), run };
 }
 const CALLER = 'Tool Caller';
 
 type NodeSettings = Pick<INode, 'type'> & Partial<INode>;
-
 /** What a run has besides its first node: nodes connected to it, a cancel. */
-interface RunShape {
-	cancelAfterMs?: number;
-	others?: NodeSettings[];
-	connections?: IConnections;
-}
+type RunShape = { cancelAfterMs?: number; others?: NodeSettings[]; connections?: IConnections };
 
 const nodeOf = (settings: NodeSettings): INode => ({
 	id: '1',
@@ -156,23 +132,18 @@ async function runNode(
 	credentials: Credentials,
 	shape: RunShape = {},
 ): Promise<SearchRun> {
-	const node = nodeOf(settings);
-	const start = { node, data: { main: [input.map((json) => ({ json }))] }, source: null };
+	const start = { node: nodeOf(settings), data: { main: [input.map((json) => ({ json }))] } };
 	const run = await everyRun.wrap(
 		credentials.apiKey,
-		async () => await execute(start, credentials, shape),
+		async () => await execute({ ...start, source: null }, credentials, shape),
 		(result) => ({
 			'the run data (items and errors)': JSON.stringify(result.data),
 			'the error': errorText(result.data.resultData.error as SearchRun['error']),
 		}),
 	);
 	const output = run.data.resultData.runData[NODE_NAME]?.[0]?.data?.main ?? [];
-	return {
-		items: output[0] ?? [],
-		errorItems: output[1] ?? [],
-		error: run.data.resultData.error as SearchRun['error'],
-		run,
-	};
+	const error = run.data.resultData.error as SearchRun['error'];
+	return { items: output[0] ?? [], errorItems: output[1] ?? [], error, run };
 }
 
 /** An error's texts that a user can see: message, description and stack. */
@@ -183,12 +154,21 @@ export const errorText = (error?: Error & { description?: string | null }) =>
 export type RunTexts<T> = (result: T) => Record<string, string>;
 
 /**
- * Every engine run (a search, a credential test, a trigger's poll) goes through `wrap`. The engine
- * tests set it to their key-leak check (test/harness/engine/keyLeak.ts); elsewhere (the demo) it just runs.
+ * Every engine run (a search, a credential test, a trigger's poll) goes through `wrap`: the engine
+ * tests set it to their key-leak check (keyLeak.ts); elsewhere (the demo) it just runs.
  */
 export const everyRun: {
 	wrap: <T>(apiKey: string, run: () => Promise<T>, textsOf: RunTexts<T>) => Promise<T>;
 } = { wrap: async (_apiKey, run) => await run() };
+
+// n8n builds $resumeWebhookUrl-style values from these (`<name>Url`); never contacted.
+const URL_NAMES = ['restApi', 'instanceBase', 'mcpBase', 'mcpTestBase', 'webhookBase'].concat([
+	'webhookWaitingBase',
+	'webhookTestBase',
+	'formBase',
+	'formWaitingBase',
+	'formTestBase',
+]);
 
 /** What n8n hands a node besides its parameters: here, the test's credential. */
 export function additionalDataFor(

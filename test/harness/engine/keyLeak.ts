@@ -18,12 +18,8 @@ export async function withKeyLeakCheck<T>(
 	} finally {
 		spies.forEach((spy) => spy.mockRestore());
 	}
-	const places = {
-		...textsOf(result),
-		'the logs': spies
-			.flatMap((spy) => spy.mock.calls.map((args) => args.map(String).join(' ')))
-			.join('\n'),
-	};
+	const logs = spies.flatMap((spy) => spy.mock.calls.map((args) => args.map(String).join(' ')));
+	const places = { ...textsOf(result), 'the logs': logs.join('\n') };
 	for (const [place, text] of Object.entries(places)) {
 		if (apiKey.length >= 8 && text.includes(apiKey))
 			throw new Error(`The API key leaked into ${place}`);

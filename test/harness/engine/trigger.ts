@@ -16,7 +16,7 @@ import {
 	type Credentials,
 	type SearchRun,
 } from './engine';
-import { fetchDirect, type ReferenceService } from './searchFixture';
+import { API_KEY, fetchDirect, type ReferenceService } from './searchFixture';
 
 /** `emitted`: the poll returned items for n8n to start an execution with (not null: nothing new). */
 export type Poll = Pick<SearchRun, 'items' | 'error'> & { emitted?: boolean };
@@ -71,11 +71,7 @@ export class TriggerUnderTest {
 			mode,
 			'activate',
 			// n8n-core's own __emit, __emitError, __commitCursor, __runPoll and static data.
-			undefined,
-			undefined,
-			undefined,
-			undefined,
-			undefined,
+			...([undefined, undefined, undefined, undefined, undefined] as const),
 			typeof pollBudgetMs === 'number' ? () => pollBudgetMs : undefined,
 		);
 		if (pollBudgetMs === null) Object.assign(context, { getPollBudgetMs: undefined });
@@ -103,7 +99,24 @@ export class TriggerUnderTest {
 	}
 }
 
-const DAY_MS = 86_400_000;
+/**
+ * Makes triggers on the reference service with the test key, polled back to back: no minimum
+ * interval unless the options give one. A test's parameters and options go over `defaults`.
+ */
+export function triggersOn(service: () => ReferenceService, defaults: INodeParameters = {}) {
+	return (parameters: INodeParameters = {}, typeVersion = 1) => {
+		const options = {
+			minPollInterval: 0,
+			...(defaults.options as IDataObject),
+			...(parameters.options as IDataObject),
+		};
+		return new TriggerUnderTest(
+			{ platform: 'shortvideo', ...defaults, ...parameters, options },
+			{ apiKey: API_KEY, baseUrl: service().url },
+			typeVersion,
+		);
+	};
+}
 
 /**
  * The clock a trend test moves in days: the trigger's (Date.now, which the poll reads) and the
@@ -122,7 +135,7 @@ export function useTrendClock(service: () => ReferenceService) {
 	return {
 		/** Moves both clocks on; `serviceToo: false` moves only the trigger's (no growth). */
 		async advance(byDays: number, { serviceToo = true } = {}) {
-			offsetMs += byDays * DAY_MS;
+			offsetMs += byDays * 86_400_000;
 			days += byDays;
 			if (serviceToo) await service().passTime({ days: byDays });
 		},
