@@ -87,10 +87,10 @@ suite('queue mode: the node runs on the workers', () => {
 	});
 
 	// That a later run in the same process starts at what the first learnt is e2e's (both lines).
-	test('500 keywords in one execution on a worker, against a service capped at 4 calls in flight: every keyword paid once, the refusals free', async () => {
+	test('200 keywords in one execution on a worker, against a service capped at 4 calls in flight: every keyword paid once, the refusals free', async () => {
 		await stack.service.reset();
 		await stack.service.setCapacity({ capacity: 4, latencyMs: 250 });
-		const keywords = Array.from({ length: 500 }, (_, i) => `queue keyword ${i}`);
+		const keywords = Array.from({ length: 200 }, (_, i) => `queue keyword ${i}`);
 		const t0 = Date.now();
 		const { status, executionId, items } = await search(stack, { keywords });
 		const worker = stack.workerOf(executionId);
@@ -98,15 +98,15 @@ suite('queue mode: the node runs on the workers', () => {
 		const paid = ledger.filter((r) => r.status === 200);
 		const refused = ledger.filter((r) => r.status === 429);
 		report(
-			`keyword list on ${worker}: 500 keywords in ${seconds(Date.now() - t0)}; ${ledger.length} calls, ${refused.length} refused (free), at most ${capacity.mostInFlight} in flight at the service, ${credits(ledger)} credits`,
+			`keyword list on ${worker}: ${keywords.length} keywords in ${seconds(Date.now() - t0)}; ${ledger.length} calls, ${refused.length} refused (free), at most ${capacity.mostInFlight} in flight at the service, ${credits(ledger)} credits`,
 		);
 
 		expect(status).toBe(200);
-		expect(items).toHaveLength(1000);
+		expect(items).toHaveLength(2 * keywords.length);
 		expect(worker).toMatch(/^worker-/);
 		expect(paid.map((r) => r.q).sort()).toEqual([...keywords].sort());
 		expect(refused.every((r) => r.creditsCharged === 0)).toBe(true);
-		expect(credits(ledger)).toBe(500);
+		expect(credits(ledger)).toBe(keywords.length);
 	});
 
 	test('an execution stopped from the main (the Stop button) stops its calls on the worker', async () => {
