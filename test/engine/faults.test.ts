@@ -11,12 +11,8 @@ import { startReferenceService } from '../harness/referenceService';
 
 const { service, search, calls } = useReferenceService();
 
-type Fault = {
-	match?: Record<string, unknown>;
-	times?: number | 'always';
-	response: Record<string, unknown>;
-};
-const inject = async (...faults: Fault[]) => await service().injectFaults(faults);
+/** Faults as reference-service/faults.js reads them: { match?, times?, response }. */
+const inject = async (...faults: object[]) => await service().injectFaults(faults);
 const searchLofi = async (options: INodeParameters = {}) =>
 	await search({ query: 'lofi', limit: 5, options });
 /** Each call the service saw, as `status:credits`. */

@@ -125,19 +125,14 @@ describe('Sound Search: what each refusal says', () => {
 	});
 });
 
+// Each number's range is in its refusal's message above; the ends pass the same comparison.
 describe('Sound Search: what passes the checks', () => {
 	/** The calls a search made, as "limit cursor". */
 	const made = async () => (await calls()).map(({ limit, cursor }) => `${limit} ${cursor}`);
 
 	it.each<[string, INodeParameters, string[]]>([
 		['the smallest limit', { limit: 1 }, ['1 null']],
-		['the smallest page size', { limit: 2, options: { pageSize: 1 } }, ['1 null', '1 set']],
 		['the largest page size', { limit: 100, options: { pageSize: 100 } }, ['100 null', '50 set']],
-		['no retries', { options: { maxRetries: 0 } }, ['5 null']],
-		['the most retries', { options: { maxRetries: 5 } }, ['5 null']],
-		['one page at most', { options: { maxPages: 1 } }, ['5 null']],
-		['the shortest timeout', { options: { timeoutMs: 1000 } }, ['5 null']],
-		['the longest timeout', { options: { timeoutMs: 300000 } }, ['5 null']],
 		['a blank start cursor: the first page', { options: { startCursor: '  ' } }, ['5 null']],
 		[
 			'a start cursor of null: the first page',

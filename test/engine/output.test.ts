@@ -97,17 +97,4 @@ describe('Output, as an AI tool', () => {
 		expect(run.error?.description).toMatch(/audioUrl, authorName/);
 		expect(await calls()).toEqual([]);
 	});
-
-	it('for Limit 10, Simplified sends the model less than half of what Raw sends (docs/output.md has the figures)', async () => {
-		const bytes = async (parameters: INodeParameters) => {
-			const run = await asTool({ query: 'lofi', limit: 10, ...parameters });
-			return Buffer.byteLength(JSON.stringify(run.items.map(({ json }) => json)));
-		};
-		const raw = await bytes({ output: 'raw' });
-		const simplified = await bytes({});
-		const selected = await bytes({ output: 'selected', fields: ['title', 'postCount'] });
-
-		expect(simplified).toBeLessThan(raw / 2);
-		expect(selected).toBeLessThan(simplified);
-	});
 });

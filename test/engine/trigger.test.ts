@@ -34,13 +34,6 @@ describe('New Sound', () => {
 		expect(await calls()).toHaveLength(6);
 	});
 
-	it('Emit Current Sounds on First Poll emits the baseline too', async () => {
-		const watch = trigger({ keywords: 'workout', options: { emitOnFirstPoll: true } });
-
-		expect((await watch.poll()).items).toHaveLength(10);
-		expect((await watch.poll()).items).toHaveLength(0);
-	});
-
 	it('a keyword or platform added later gets its own baseline instead of a flood', async () => {
 		const watch = trigger({ keywords: 'lofi' });
 		await watch.poll();

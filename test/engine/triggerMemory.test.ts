@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 import { fetchDirect, useReferenceService } from '../harness/engine/searchFixture';
-import { triggersOn, useTrendClock } from '../harness/engine/trigger';
+import { scriptSounds, triggersOn, useTrendClock } from '../harness/engine/trigger';
 
 // The trigger's memory in static data: bounded per sound (the readings a window needs) and per
 // trigger (sized from the keywords and Limit, forgetting the sounds seen longest ago), and the
@@ -63,28 +63,34 @@ it('45 keywords of 50 sounds with the default options: no sound comes back as ne
 	expect(await calls()).toHaveLength(4 * 45);
 });
 
-// How version 1's memory reads (its first reading as history, its reported flag):
-// test/unit/trendMemory.test.ts.
-it('memory version 1 wrote: no flood of alerts and no lost baseline (growth since weeks ago is no rise now)', async () => {
-	/** Version 1's shape, [firstSeenAt, postCountThen, flags], first seen 20 days ago at half today's count. */
-	const versionOne = async (query: string) => {
-		const firstSeenAt = Math.floor(Date.now() / 1000) - 20 * 86400;
+describe('memory version 1 wrote: [firstSeenAt, postCountThen, flags], counts then half of today', () => {
+	const versionOne = async (query: string, daysAgo: number, reported: number[] = []) => {
+		const firstSeenAt = Math.floor(Date.now() / 1000) - Math.round(daysAgo * 86400);
 		const { items } = await fetchDirect(service(), 'shortvideo', { q: query, limit: 50 });
 		const sounds: IDataObject = {};
-		for (const sound of items)
-			sounds[`shortvideo:${String(sound.soundId)}`] = [
-				firstSeenAt,
-				Math.round(Number(sound.postCount) / 2),
-				0,
-			];
+		items.forEach(({ soundId, postCount }, index) => {
+			const then = Math.round(Number(postCount) / 2);
+			sounds[`shortvideo:${String(soundId)}`] = [firstSeenAt, then, +reported.includes(index)];
+		});
 		const trends = { baselined: [`shortvideo:${query}`], lastPollAt: firstSeenAt, sounds };
 		return { 'node:Sound Search Trigger': { trends } };
 	};
-	const rising = watcher({ keywords: 'legacy', event: 'risingSound' });
-	rising.staticData = await versionOne('legacy');
-	expect((await rising.poll()).items).toEqual([]);
-	const news = watcher({ keywords: 'legacy' });
-	news.staticData = await versionOne('legacy');
-	expect((await news.poll()).items).toEqual([]);
-	expect(Object.keys(news.remembered())).toHaveLength(50);
+
+	it('no flood of alerts and no lost baseline: growth since weeks ago is no rise now', async () => {
+		const rising = watcher({ keywords: 'legacy', event: 'risingSound' });
+		rising.staticData = await versionOne('legacy', 20);
+		expect((await rising.poll()).items).toEqual([]);
+		const news = watcher({ keywords: 'legacy' });
+		news.staticData = await versionOne('legacy', 20);
+		expect((await news.poll()).items).toEqual([]);
+		expect(Object.keys(news.remembered())).toHaveLength(50);
+	});
+
+	it('a first reading of hours ago is its history: a window measures from it; a sound reported as rising stays quiet', async () => {
+		const [, fresh] = await scriptSounds(service(), 'legacy two', [{}, {}]);
+		const watch = watcher({ keywords: 'legacy two', limit: 2, event: 'risingSound' });
+		watch.staticData = await versionOne('legacy two', 0.5, [0]);
+
+		expect((await watch.poll()).items.map(({ json }) => json.soundId)).toEqual([fresh]);
+	});
 });

@@ -28,8 +28,9 @@ const nothingNested = (json: Record<string, unknown>) =>
 	Object.values(json).every((value) => typeof value !== 'object' || value === null);
 
 describe('version 2, Simplify (on by default)', () => {
-	it('New Sound: 10 flat fields for trend-watchers, in order, the audio as one URL', async () => {
-		const { items, error } = await trigger(firstPoll, 2).poll();
+	it('New Sound: 10 flat fields for trend-watchers, in order, the audio as one URL; Emit Current Sounds on First Poll emits the baseline once', async () => {
+		const watch = trigger(firstPoll, 2);
+		const { items, error } = await watch.poll();
 		const direct = await fetchDirect(service(), 'shortvideo', { q: 'ocean waves', limit: 3 });
 
 		expect(error).toBeUndefined();
@@ -52,6 +53,7 @@ describe('version 2, Simplify (on by default)', () => {
 				audioUrl: sound.url.url_list[0],
 			});
 		});
+		expect((await watch.poll()).items).toEqual([]);
 	});
 
 	// Rising items in version 2: triggerRising.test.ts (Top Risers per Poll).

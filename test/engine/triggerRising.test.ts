@@ -63,6 +63,25 @@ it('a steady grower never rises; a burst is reported once, and a second burst ag
 	expect(Math.abs((first.postsPerDay as number) - (now - then))).toBeLessThan(5);
 });
 
+// Polls half a day apart: the memory keeps several readings, and the one a window ago is not the
+// oldest kept (36 hours ago, which a memory read back wrong would measure from).
+it('a window measures from the reading a window ago, read back from the memory of several', async () => {
+	const burst = [{ day: 1.25, percent: 40 }];
+	const [sound] = await scriptSounds(service(), 'tide', [
+		{ postCount: 50_003, dailyGrowth: 0, bursts: burst },
+	]);
+	const watch = rising('tide', 1);
+	for (let poll = 0; poll < 3; poll++) {
+		if (poll > 0) await clock.advance(0.5);
+		expect((await watch.poll()).items).toEqual([]);
+	}
+	await clock.advance(0.5);
+	const [json] = (await watch.poll()).items.map((item) => item.json);
+
+	expect(json).toMatchObject({ soundId: sound, growthPercent: 40 });
+	expect(Date.now() - Date.parse(String(json.windowStart))).toBeCloseTo(86_400_000, -4);
+});
+
 it('Top Risers per Poll: the fastest N by growth in % (not in posts); the others rising come out at the next poll', async () => {
 	// Four sounds that jump on day 1 by 30, 80, 50 and 26 % (the last by the most posts).
 	const ids = await scriptSounds(
