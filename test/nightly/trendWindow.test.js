@@ -2,8 +2,8 @@
 
 // The Sound Search Trigger's shortest Growth Window (3 minutes) on the real clock in a real n8n,
 // polling every minute by itself and at chosen moments, while the reference service's days move
-// the counts: n8n's own clock measures the window. The rules are proven in the engine layer
-// (test/engine/triggerRising.test.ts), rising in n8n on each line in test/e2e/cases/trends.js.
+// the counts: n8n's own clock measures the window. The rules are proven in the unit layer
+// (test/unit/trendWindow.test.ts) and the engine layer (test/engine/triggerRising.test.ts), rising in n8n on each line in test/e2e/cases/trends.js.
 
 const { useN8n, sleep, soundIds } = require('../e2e/scenario');
 const { deadlineMs } = require('../harness/deadlines');

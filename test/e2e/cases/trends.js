@@ -6,7 +6,8 @@
 // run on the restarted server). Activating makes n8n poll at once: the polls the test does not
 // wait a minute for. Then the trend examples, each run once here (headless) with exact figures,
 // and once from the canvas by the editor layer. The rules of Rising (windows, re-alerts,
-// ranking, memory) are proven in test/engine/triggerRising.test.ts; the growth window on the real
+// ranking, memory) are proven in test/unit/trendWindow.test.ts and
+// test/engine/triggerRising.test.ts; the growth window on the real
 // clock nightly. Newest line only: the minute-long case (n8n's polling is the same on both lines;
 // the alert example proves rising once on each) and the Data Table examples (n8n 1.123's Data
 // Table node does not find by name a table its REST API just created). What they leave:
