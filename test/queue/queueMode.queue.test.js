@@ -209,7 +209,8 @@ suite('queue mode: workers stopped mid-burst', () => {
 		// Signalled once it runs all it may (--concurrency), so it holds no job taken but not started:
 		// n8n 2.41.1's worker loses some of those (4 of 6 early signals lost executions, exiting 0;
 		// one CI run crashed with SIGSEGV). That is n8n's shutdown, not the node.
-		const caught = (/** @type {any} */ w) => w.running().length >= CONCURRENCY;
+		const caught = (/** @type {any} */ w, /** @type {number} */ t0) =>
+			w.running(t0).length >= CONCURRENCY;
 		const r = await signalMidBurst(stack, 'queue term', 'worker-3', 'SIGTERM', caught);
 		const { worker, answers, ledger, burstIds } = r;
 		const exit = worker.exitStatus();
@@ -238,8 +239,8 @@ suite('queue mode: workers stopped mid-burst', () => {
 	test('a worker killed with SIGKILL mid-burst: its executions fail and are not run again; no call is made twice', async () => {
 		// Killed while it runs two or more, one of them long enough (a page takes 0.7 s at least)
 		// to be in the middle of its pages: paid calls made, more to come.
-		const caught = (/** @type {any} */ w) =>
-			w.running().length >= 2 && w.longestRunningMs() >= 1_200;
+		const caught = (/** @type {any} */ w, /** @type {number} */ t0) =>
+			w.running(t0).length >= 2 && w.longestRunningMs(t0) >= 1_200;
 		const r = await signalMidBurst(stack, 'queue kill', 'worker-2', 'SIGKILL', caught);
 		const { worker, answers, ledger, burstIds } = r;
 		const ok = answers.filter((a) => a.status === 200);
@@ -525,9 +526,10 @@ async function prepare(service, cases) {
 
 /**
  * A burst of 24, answers 700 ms late, in which `workerName` gets `signal` once `caught` holds
- * for it; what happened.
+ * for it, counting only executions started since the burst began; what happened.
  * @param {Stack} stack @param {string} prefix @param {string} workerName
- * @param {NodeJS.Signals} signal @param {(w: Stack['workers'][number]) => boolean} caught
+ * @param {NodeJS.Signals} signal
+ * @param {(w: Stack['workers'][number], t0: number) => boolean} caught
  */
 async function signalMidBurst(stack, prefix, workerName, signal, caught) {
 	const [worker] = stack.workers.filter((w) => w.name === workerName);
@@ -537,8 +539,8 @@ async function signalMidBurst(stack, prefix, workerName, signal, caught) {
 	const before = enqueued(stack);
 	const t0 = Date.now();
 	const pending = burst(stack, cases);
-	const wasCaught = await waitFor(() => caught(worker), deadlineMs(60), 50);
-	const running = worker.running();
+	const wasCaught = await waitFor(() => caught(worker, t0), deadlineMs(60), 50);
+	const running = worker.running(t0);
 	worker.signal(signal);
 	const signalledAt = Date.now();
 	const answers = await pending;

@@ -79,10 +79,12 @@ async function startN8nProcess(name, { packageTarball, env, concurrency, track }
 	const pid = await run.childPid;
 	const ids = (/** @type {QueueEvent['kind']} */ kind) =>
 		events.filter((e) => e.kind === kind).map((e) => e.id);
-	/** Executions it started and has not ended, per its own log. */
-	const running = () => {
+	/** Starts logged at or after `since` (ms), so an earlier test's leftovers do not count. */
+	const startsSince = (since = 0) => events.filter((e) => e.kind === 'started' && e.at >= since);
+	/** Executions it started since `since` and has not ended, per its own log. */
+	const running = (since = 0) => {
 		const ended = [...ids('finished'), ...ids('errored')];
-		return ids('started').filter((id) => !ended.includes(id));
+		return startsSince(since).map((e) => e.id).filter((id) => !ended.includes(id));
 	};
 	return {
 		name,
@@ -93,10 +95,10 @@ async function startN8nProcess(name, { packageTarball, env, concurrency, track }
 		ids,
 		running,
 		started: (/** @type {string} */ id) => ids('started').includes(id),
-		/** How long the longest of its running executions has run (0 if none). */
-		longestRunningMs() {
-			const now = running();
-			const starts = events.filter((e) => e.kind === 'started' && now.includes(e.id));
+		/** How long the longest of its executions running since `since` has run (0 if none). */
+		longestRunningMs(since = 0) {
+			const now = running(since);
+			const starts = startsSince(since).filter((e) => now.includes(e.id));
 			return starts.length === 0 ? 0 : Date.now() - Math.min(...starts.map((e) => e.at));
 		},
 		/** A test's signal to n8n itself. @param {NodeJS.Signals} signal */
