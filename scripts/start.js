@@ -8,7 +8,6 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { setTimeout: sleep } = require('node:timers/promises');
-const { runWorkflowViaRest, nodeOutputItems } = require('../test/harness/n8n');
 const { Stack, DEMO_OWNER, DEMO_WORKFLOW, SERVICE_KEY } = require('../test/harness/stack');
 const { isAlive } = require('../test/harness/supervisor');
 
@@ -16,11 +15,12 @@ const REPO_ROOT = path.resolve(__dirname, '..');
 const STATE_DIR = path.join(REPO_ROOT, '.cache', 'start');
 const USER_FOLDER = path.join(STATE_DIR, 'n8n');
 const PREFERRED = { service: 4010, model: 4011, n8n: 5678, broker: 5679 };
-const HELP = `Usage: npm start [-- --reset | --new-mcp-token | --smoke]
+const HELP = `Usage: npm start [-- --reset | --new-mcp-token | --temp]
   --reset          remove .cache/start/n8n/ first (owner, executions and your own workflows are lost)
   --new-mcp-token  replace the token MCP clients send (the old one stops working)
-  --smoke          start in a temp folder on free ports, run the demo workflow once, stop`;
-const FLAGS = ['--reset', '--new-mcp-token', '--smoke'];
+  --temp           a new n8n state in a temp folder, on free ports, removed when it stops (beside
+                   your own npm start and without touching it; the editor tests use it)`;
+const FLAGS = ['--reset', '--new-mcp-token', '--temp'];
 
 const args = process.argv.slice(2);
 if (args.includes('--help') || args.includes('-h')) {
@@ -32,17 +32,21 @@ if (unknown.length > 0) {
 	console.error(`Unknown argument(s): ${unknown.join(' ')} (try --help)`);
 	process.exit(2);
 }
-const SMOKE = args.includes('--smoke');
+const TEMP = args.includes('--temp');
 const say = (/** @type {string} */ line) => console.log(line);
-const relative = (/** @type {string} */ p) => path.relative(REPO_ROOT, p) || '.';
+/** A path as the banner shows it: from the repository when inside it, else whole (--temp). */
+const relative = (/** @type {string} */ p) => {
+	const inRepo = path.relative(REPO_ROOT, p);
+	return inRepo.startsWith('..') ? p : inRepo || '.';
+};
 const plural = (/** @type {number} */ n, /** @type {string} */ word) =>
 	`${n} ${word}${n === 1 ? '' : 's'}`;
-// --smoke must not touch a running `npm start` nor its state: a temp folder, free ports.
-const STATE = SMOKE ? 'a temp folder, removed when it stops' : `${relative(USER_FOLDER)}/`;
+// --temp must not touch a running `npm start` nor its state: a temp folder, free ports.
+const STATE = TEMP ? 'a temp folder, removed when it stops' : `${relative(USER_FOLDER)}/`;
 
 let stepNo = 0;
 const stack = new Stack({
-	...(!SMOKE && {
+	...(!TEMP && {
 		userFolder: USER_FOLDER,
 		servicePort: PREFERRED.service,
 		modelPort: PREFERRED.model,
@@ -196,12 +200,12 @@ function mcpLines(server) {
 
 async function main() {
 	const t0 = Number(process.env.SOUND_SEARCH_START_MS) || Date.now();
-	if (!SMOKE && !claimStateFolder()) return process.exit(1);
-	if (!SMOKE && args.includes('--reset') && fs.existsSync(USER_FOLDER)) {
+	if (!TEMP && !claimStateFolder()) return process.exit(1);
+	if (!TEMP && args.includes('--reset') && fs.existsSync(USER_FOLDER)) {
 		say(`--reset: removing ${relative(USER_FOLDER)}/`);
 		fs.rmSync(USER_FOLDER, { recursive: true, force: true });
 	}
-	const firstRun = SMOKE || !fs.existsSync(path.join(USER_FOLDER, '.n8n'));
+	const firstRun = TEMP || !fs.existsSync(path.join(USER_FOLDER, '.n8n'));
 	const kept = firstRun ? 'new' : 'kept from the last run';
 	say(`Starting Sound Search locally (n8n state in ${STATE}, ${kept}) ...`);
 	try {
@@ -218,7 +222,6 @@ async function main() {
 	}
 	phase = 'running';
 	printReady(((Date.now() - t0) / 1000).toFixed(1));
-	if (SMOKE) return shutdown(await runDemoOnce(), 'Smoke run done');
 	void followLedger();
 	stack.watch((name, details) => {
 		console.error(`\nThe ${name} stopped unexpectedly. Its last output:\n${details || '(none)'}`);
@@ -239,19 +242,6 @@ function claimStateFolder() {
 	fs.writeFileSync(pidFile, String(process.pid));
 	process.on('exit', () => fs.rmSync(pidFile, { force: true }));
 	return true;
-}
-
-/** The demo workflow, run as a user presses "Execute workflow": 10 sounds for 1 credit. */
-async function runDemoOnce() {
-	const request = /** @type {NonNullable<typeof stack.request>} */ (stack.request);
-	const triggerNode = DEMO_WORKFLOW.nodes[0].name;
-	const { run } = await runWorkflowViaRest(request, DEMO_WORKFLOW.id, { triggerNode });
-	const sounds = nodeOutputItems({ data: run }, 'Sound Search');
-	const { totals } = await /** @type {NonNullable<typeof stack.service>} */ (
-		stack.service
-	).ledger();
-	say(`Demo workflow: ${sounds.length} sounds, ${totals.creditsCharged} credit(s).`);
-	return sounds.length === 10 && totals.creditsCharged === 1 ? 0 : 1;
 }
 
 main().catch((error) => {

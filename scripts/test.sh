@@ -23,12 +23,12 @@ echo "== engine: both nodes through n8n-core's engine (beside the above)"
 collect engine-layer
 
 echo "== waiting for the pinned n8n 2.x" && until_installed 2.x
-echo "== e2e in real n8n 2.x and 1.x, beside the README's commands (npm start, demo, ...)"
+echo "== e2e in real n8n 2.x and 1.x, beside the README's commands (demo, reference service, ...)"
 in_background commands run_layer commands commands
 layer e2e || failed+=(e2e)
 collect commands
-# Queue mode and the editor one after the other: side by side (their n8n starts in turn) they
-# took the load to 15 and a worker's SIGKILL test misread its stale log (3 Dec, clean clone).
+# Queue mode and the editor (which runs `npm start -- --temp`) one after the other: side by side,
+# their n8n starts in turn, they took the load to 15 (3 Dec, clean clone).
 collect debian-packages
 echo "== queue mode: main + Redis + 3 workers + PostgreSQL" && layer queue || failed+=(queue)
 echo "== the editor in headless Chromium" && layer editor || failed+=(editor)

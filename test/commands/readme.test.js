@@ -13,7 +13,7 @@ const PROGRAM = /^(?:\w+=\S+ )?((?:npm run|npm|npx|node|bash) [\w:@/.-]+(?: (?:u
 
 /** program -> [the file that runs it, the words it is run with there] */
 const RUNS = {
-	'npm start': ['test/commands/start.test.js', "'npm start -- --smoke'"],
+	'npm start': ['test/editor/npmStart.js', "'npm start -- --temp'"],
 	'npm test': ['.ci/run', 'npm test'],
 	'npm run setup': ['scripts/test-run.sh', 'npm run --silent setup'],
 	'npm run build': ['test/harness/packageTarball.js', "'n8n-node', 'build'"],

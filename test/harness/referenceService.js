@@ -34,7 +34,7 @@ async function startReferenceService(options = {}) {
 	return { url, pid, keys, ...controls(url, keys), ...child };
 }
 
-/** search() and the control endpoints (reference-service/README.md) at `url`. */
+/** search() and the control endpoints (reference-service/README.md) of a service at `url`. */
 function controls(url, keys) {
 	/** GET without a body, else POST it as JSON; resolves the endpoint's JSON answer. */
 	const control = async (/** @type {string} */ route, /** @type {object} */ body = undefined) => {
@@ -103,4 +103,4 @@ async function withReferenceService(options, fn) {
 	}
 }
 
-module.exports = { startReferenceService, withReferenceService };
+module.exports = { startReferenceService, withReferenceService, controls };

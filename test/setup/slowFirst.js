@@ -8,7 +8,6 @@ const Sequencer = require('@jest/test-sequencer').default;
 const SLOW = [
 	'e2e/sharedN8n.e2e.test.js', // examples, trends (n8n's own minute poll, a restart), MCP
 	'e2e/nodeInN8n.e2e.test.js', // the node's own cases, beside it on an n8n of their own
-	'commands/start.test.js', // the npm start stack
 	'nightly/trendWindow.test.js', // a 3-minute growth window, 3.5 min on the real clock
 	'nightly/bench.test.js', // the benchmark's smoke run
 ];

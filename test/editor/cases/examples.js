@@ -21,7 +21,7 @@ const { ICON_PATH_PART, RUN_TIMEOUT_MS, imageLoaded } = require('../ui');
 
 const EXAMPLE_FILES = [...new Set(readExampleWorkflows().workflows.map((w) => w.file))];
 
-/** @typedef {import('../../harness/stack').Stack} Stack */
+/** @typedef {import('../npmStart').NpmStart} Stack the `npm start` the layer runs */
 /** @typedef {import('playwright-core').Page} Page @typedef {Stack['workflows'][number]} Example */
 
 /** The files in the stack's files folder (where the examples write). @param {Stack} stack */

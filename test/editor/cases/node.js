@@ -26,7 +26,7 @@ const LIMIT = 10;
  * What each step works with.
  * @typedef {object} Step
  * @property {import('playwright-core').Page} page
- * @property {import('../../harness/stack').Stack} stack
+ * @property {import('../npmStart').NpmStart} stack
  * @property {(name: string) => Promise<void>} shot
  * @property {(name: string) => Promise<void>} docsShot a picture of docs/images/ (DOCS_IMAGES=1)
  */
@@ -69,7 +69,7 @@ async function expectSimplifiedColumns(output) {
 
 /**
  * The service's requests for a query, once there are `count` of them.
- * @param {import('../../harness/stack').Stack} stack @param {number} count @param {string} query
+ * @param {import('../npmStart').NpmStart} stack @param {number} count @param {string} query
  */
 function searchesFor(stack, count, query) {
 	const all = async () =>

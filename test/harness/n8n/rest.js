@@ -86,6 +86,14 @@ async function setupOwner(url, owner = {}) {
 	if (setup.status !== 200 && !/already setup/.test(JSON.stringify(setup.body))) {
 		throw new Error(`POST /rest/owner/setup: ${setup.status} ${JSON.stringify(setup.body)}`);
 	}
+	return logIn(url, { email, password }, request);
+}
+
+/**
+ * Logs in as an existing user; resolves the session.
+ * @param {string} url @param {{ email: string, password: string }} owner
+ */
+async function logIn(url, { email, password }, request = session(url)) {
 	const user = await dataOf(request, 'POST', '/rest/login', {
 		emailOrLdapLoginId: email,
 		password,
@@ -195,6 +203,7 @@ module.exports = {
 	deactivateWorkflow,
 	executionsOf,
 	setupOwner,
+	logIn,
 	testCredential,
 	createWorkflowViaRest,
 	runWorkflowViaRest,

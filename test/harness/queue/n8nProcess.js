@@ -84,7 +84,9 @@ async function startN8nProcess(name, { packageTarball, env, concurrency, track }
 	/** Executions it started since `since` and has not ended, per its own log. */
 	const running = (since = 0) => {
 		const ended = [...ids('finished'), ...ids('errored')];
-		return startsSince(since).map((e) => e.id).filter((id) => !ended.includes(id));
+		return startsSince(since)
+			.map((e) => e.id)
+			.filter((id) => !ended.includes(id));
 	};
 	return {
 		name,

@@ -1,6 +1,6 @@
 'use strict';
 
-// The local stack of `npm start` (scripts/start.js) and the editor check (test/editor/): the
+// The local stack of `npm start` (scripts/start.js; the editor check runs `npm start -- --temp`): the
 // reference service, the fake OpenAI model, a real n8n with the packed package, an owner, the demo
 // credentials and workflows (./demo.js), demo trend history (./demoHistory.js), all on 127.0.0.1,
 // stopped by pid. On a kept user folder, only what changed is built and imported again (a stamp in
@@ -119,7 +119,6 @@ class Stack {
 	/** @type {Array<{ id: string, name: string, file: string, nodes: any[] }>} */ workflows = [];
 	/** @type {string[]} */ problems = [];
 	/** @type {string[]} */ demoData = []; // what was seeded as demo data, for the banner
-	/** @type {Record<string, number>} */ timings = {};
 	stopping = false;
 	stopped = Promise.resolve();
 
@@ -151,13 +150,11 @@ class Stack {
 			stopBeating();
 		}
 		if (this.stopping) throw new Error('stopped while starting');
-		this.timings[label] = Date.now() - t0;
 		const seconds = ((Date.now() - t0) / 1000).toFixed(1);
 		this.options.log?.(`${label}: ${note || 'done'} in ${seconds} s`);
 	}
 
 	async start() {
-		const t0 = Date.now();
 		const { userFolder: folder, servicePort, modelPort, n8nPort, brokerPort } = this.options;
 		try {
 			await this.step(
@@ -204,7 +201,6 @@ class Stack {
 			});
 			await this.step('demo trend history', () => this.seedHistory());
 			await this.step('MCP examples published', () => this.publishMcpExamples());
-			this.timings.total = Date.now() - t0;
 			return this;
 		} catch (error) {
 			await this.stop();
