@@ -55,8 +55,8 @@ export class Limiter {
 	private nextSeq = 0;
 	/** Calls started before this belong to a wave whose refusal already lowered the limit. */
 	private waveSeq = 0;
-	/** `announced`: stated by the service's headers, not read from its refusals. */
-	private quota: { limit: number; windowMs: number; announced: boolean } | undefined;
+	/** Stated by the service's headers, or read from its refusals. */
+	private quota: { limit: number; windowMs: number } | undefined;
 	private closedUntil = 0;
 	/** A refusal's reading of the quota, taken once the refusals of its wave are in. */
 	private reading: { at: number; windowMs: number } | undefined;
@@ -169,6 +169,8 @@ export class Limiter {
 		if (refused || (answer.code !== undefined && DROPPED_CODES.has(answer.code))) {
 			this.backOff(start);
 		} else if (
+			// AIMD's increase, only while half the limit is in use: then the limit may be what
+			// holds calls back; a run that uses less would raise it without learning anything.
 			answer.status !== undefined &&
 			answer.status < 500 &&
 			this.inFlight * 2 >= this.limit
@@ -189,16 +191,16 @@ export class Limiter {
 	 * service took in the Retry-After before it. Read once its wave's refusals are in.
 	 */
 	private readQuota({ at, windowMs }: { at: number; windowMs: number }) {
+		// No quota to keep: headers that state one clear the reading (readHeaders).
 		this.reading = undefined;
-		if (this.quota) return;
 		const taken = this.starts.filter((start) => start.at > at - windowMs && start.at <= at).length;
-		if (taken > 0) this.quota = { limit: taken, windowMs, announced: false };
+		if (taken > 0) this.quota = { limit: taken, windowMs };
 	}
 
 	/** A quota the service states is paced to; none left, without a window, holds off till the reset. */
 	private readHeaders({ limit, windowMs, remaining, resetMs }: Announced, now: number) {
 		if (limit !== undefined && windowMs !== undefined) {
-			this.quota = { limit, windowMs, announced: true };
+			this.quota = { limit, windowMs };
 			this.reading = undefined;
 		} else if (remaining === 0 && resetMs !== undefined) {
 			this.closedUntil = Math.max(this.closedUntil, now + resetMs);
