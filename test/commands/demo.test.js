@@ -2,7 +2,7 @@
 
 // `npm run demo`, as the README gives it (with and without arguments): one search through n8n's
 // engine against the reference service, with the credits it cost, in the README's Output shape.
-const { runToEnd } = require('./run');
+const { runToEnd } = require('../harness/command');
 const { SIMPLIFIED_FIELDS } = require('../harness/outputShape');
 
 /** The first item the demo prints in full (the JSON after its "First item" line). @param {string} output */

@@ -6,7 +6,7 @@
 // without a run fails this test; so does a run removed or renamed.
 const fs = require('node:fs');
 const path = require('node:path');
-const { REPO_ROOT } = require('./run');
+const { REPO_ROOT } = require('../harness/command');
 
 /** A command's program: its first words, before arguments and placeholders. */
 const PROGRAM = /^(?:\w+=\S+ )?((?:npm run|npm|npx|node|bash) [\w:@/.-]+(?: (?:up|install))?)/;

@@ -2,7 +2,7 @@
 
 // `npm run reference-service`, as the README gives it: it serves on 127.0.0.1 until stopped (on a
 // free port: npm passes extra arguments after the script's, and the last --port wins).
-const { start, stopGroup } = require('./run');
+const { start, stopGroup } = require('../harness/command');
 const { until } = require('../harness/poll');
 const { deadlineMs } = require('../harness/deadlines');
 

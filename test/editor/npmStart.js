@@ -9,7 +9,7 @@
 
 const fs = require('node:fs');
 const path = require('node:path');
-const { start, stopGroup, REPO_ROOT } = require('../commands/run');
+const { start, stopGroup, REPO_ROOT } = require('../harness/command');
 const { controls } = require('../harness/referenceService');
 const { readExampleWorkflows, DEMO_WORKFLOW, SERVICE_KEY } = require('../harness/stack');
 const { logIn } = require('../harness/n8n');
@@ -52,7 +52,7 @@ async function startNpmStart() {
 		request: await logIn(url, owner),
 		workflows,
 		problems: [...banner.matchAll(/^ {4}! (.*)$/gm)].map((m) => m[1]),
-		filesFolder: path.resolve(REPO_ROOT, read('Files folder').replace(/\/$/, '')),
+		filesFolder: path.resolve(REPO_ROOT, read('Files folder')),
 		workflowUrl: (/** @type {string} */ id) => `${url}/workflow/${id}`,
 		mcpServer: (/** @type {string} */ id) => workflows.find((w) => w.id === id)?.mcp,
 		output: child.output,

@@ -6,7 +6,7 @@
 // run and credits hold does.
 const fs = require('node:fs');
 const path = require('node:path');
-const { runToEnd, REPO_ROOT } = require('../commands/run');
+const { runToEnd, REPO_ROOT } = require('../harness/command');
 const { deadlineMs } = require('../harness/deadlines');
 
 jest.setTimeout(deadlineMs(660));

@@ -5,7 +5,7 @@
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { runToEnd } = require('../commands/run');
+const { runToEnd } = require('../harness/command');
 const { CASE_NAMES, pinnedVersions, loadFixture } = require('../fixtures/n8n-errors/fixtures');
 
 const out = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-errors-'));

@@ -4,7 +4,7 @@
 // run takes hours): the tests must kill mutants (a config that never switches one on kills none).
 const fs = require('node:fs');
 const path = require('node:path');
-const { runToEnd } = require('../commands/run');
+const { runToEnd } = require('../harness/command');
 const { deadlineMs } = require('../harness/deadlines');
 
 jest.setTimeout(deadlineMs(300));

@@ -2,7 +2,7 @@
 
 // `bash scripts/queue-env.sh up [N]` in its smoke form: the reference service, Redis, PostgreSQL,
 // an n8n main and one worker with the examples, addresses printed, all torn down by pid.
-const { runToEnd } = require('../commands/run');
+const { runToEnd } = require('../harness/command');
 
 test('bash scripts/queue-env.sh up 1 brings queue mode up with a worker, then tears it down', async () => {
 	const { code, output } = await runToEnd('bash scripts/queue-env.sh up 1 --smoke', {

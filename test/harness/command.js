@@ -4,7 +4,7 @@
 // own: stopping it by pid stops what npm started under it too.
 const { spawn } = require('node:child_process');
 const path = require('node:path');
-const { deadlineMs, timedOut } = require('../harness/deadlines');
+const { deadlineMs, timedOut } = require('./deadlines');
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 
