@@ -23,12 +23,14 @@ const CONTROL_ROUTES = {
 	'/__sandbox/trends': { method: 'POST', handle: setTrend },
 	'/__sandbox/capacity': { method: 'POST', handle: (s, body) => s.capacity.configure(body) },
 	'/__sandbox/quota': { method: 'POST', handle: (s, body) => s.quota.configure(body) },
+	'/__sandbox/bucket': { method: 'POST', handle: (s, body) => s.bucket.configure(body) },
 };
 
-function ledgerReport({ ledger, capacity, quota }) {
+function ledgerReport({ ledger, capacity, quota, bucket }) {
 	const creditsCharged = ledger.reduce((sum, entry) => sum + entry.creditsCharged, 0);
 	const totals = { requests: ledger.length, creditsCharged };
-	return { requests: ledger, totals, capacity: capacity.report(), quota: quota.report() };
+	const limits = { capacity: capacity.report(), quota: quota.report(), bucket: bucket.report() };
+	return { requests: ledger, totals, ...limits };
 }
 
 function reset(state) {
@@ -37,6 +39,7 @@ function reset(state) {
 	state.day = 0;
 	state.capacity.reset();
 	state.quota.reset();
+	state.bucket.reset();
 	return { ok: true };
 }
 

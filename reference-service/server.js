@@ -7,12 +7,14 @@
 
 const { parseArgs } = require('node:util');
 const { parseQuota } = require('./quota');
+const { parseBucket } = require('./bucket');
 const { createReferenceService } = require('./service');
 
 const USAGE = `Usage: node reference-service/server.js [--port 0] [--host 127.0.0.1] [--keys k1,k2]
   [--revoked-keys k3] [--max-page-size 50] [--default-page-size 20] [--cache-seconds 60]
   [--capacity 0] [--latency-ms 0] [--retry-after 1] [--quota 10/s|60/min|20/10s]
-  [--quota-headers] [--refusal-status 200|400|422] [--parent-pid N] [--quiet]
+  [--quota-headers] [--bucket SIZE:RATE/s] [--refusal-status 200|400|422] [--parent-pid N]
+  [--quiet]
 Env fallbacks: SOUND_SEARCH_SANDBOX_PORT, SOUND_SEARCH_SANDBOX_KEYS`;
 
 // The statuses real services refuse a bad query with (the spec gives none).
@@ -32,6 +34,7 @@ const OPTIONS = {
 	'retry-after': { type: 'string', default: '1' },
 	quota: { type: 'string', default: '0' },
 	'quota-headers': { type: 'boolean', default: false },
+	bucket: { type: 'string', default: '0' },
 	'refusal-status': { type: 'string', default: '200' },
 	'parent-pid': { type: 'string' },
 	quiet: { type: 'boolean', default: false },
@@ -72,6 +75,7 @@ function readSettings(argv, env) {
 		latencyMs: int('latency-ms', 0),
 		retryAfterSeconds: int('retry-after', 0),
 		quota: { ...parseQuota(values.quota), headers: values['quota-headers'] },
+		bucket: parseBucket(values.bucket),
 		refusalStatus: oneOf('refusal-status', REFUSAL_STATUSES),
 		parentPid: values['parent-pid'] === undefined ? null : int('parent-pid', 1),
 		quiet: values.quiet,

@@ -3,7 +3,8 @@
 // The reference implementation of the Sound Search service (the spec), on plain node:http: the two
 // search endpoints, and the control endpoints tests use to steer it. Where each thing is decided:
 // search.js what a search answers, pricing.js what it costs, control.js the /__sandbox/* endpoints,
-// capacity.js the 429s and latency of capacity mode, faults.js the scripted failures.
+// capacity.js the 429s and latency of capacity mode, quota.js and bucket.js the 429s of a quota,
+// faults.js the scripted failures.
 
 const http = require('node:http');
 const { setTimeout: delay } = require('node:timers/promises');
@@ -12,6 +13,7 @@ const { bearerKey } = require('./auth');
 const { createCache } = require('./cache');
 const { createCapacity, rateLimitedAnswer } = require('./capacity');
 const { createQuota } = require('./quota');
+const { createBucket } = require('./bucket');
 const { PLATFORMS } = require('./catalogue');
 const { CONTROL_ROUTES, readJsonBody } = require('./control');
 const { sendFault } = require('./faults');
@@ -25,6 +27,7 @@ const DEFAULTS = {
 	refusalStatus: 200,
 	...{ cacheSeconds: 60, capacity: 0, latencyMs: 0, retryAfterSeconds: 1, now: Date.now },
 	quota: { limit: 0, windowMs: 1000, headers: false },
+	bucket: { size: 0, refillPerSecond: 1 },
 };
 
 /**
@@ -49,6 +52,7 @@ function createReferenceService(options = {}) {
 		day: 0, // the service clock: post counts grow with it (catalogue.js)
 		capacity: createCapacity(config),
 		quota: createQuota(config.quota),
+		bucket: createBucket(config.bucket),
 	};
 	const server = http.createServer((req, res) => {
 		route(req, res, state).catch((error) => sendInternalError(res, error));
@@ -75,8 +79,9 @@ async function search(req, res, url, platform, state) {
 	const { capacity, ledger } = state;
 	const key = bearerKey(request.authorization) ?? '';
 	const admission = capacity.enter(key);
-	// A call over the key's quota (quota.js) is refused before it is looked at, like one over capacity.
-	const overQuota = admission.refused ? null : state.quota.admit(key);
+	// A call over the key's quota (quota.js) or with its bucket empty (bucket.js) is refused before
+	// it is looked at, like one over capacity.
+	const overQuota = admission.refused ? null : (state.quota.admit(key) ?? state.bucket.admit(key));
 	try {
 		/** @type {import('./search').Answer} */
 		const answer = admission.refused

@@ -10,12 +10,12 @@ const { startListeningChild } = require('./listeningChild');
 const SERVER = path.join(__dirname, '..', '..', 'reference-service', 'server.js');
 // Options passed as the server's flag of the same name: revokedKeys as --revoked-keys.
 const FLAGS =
-	'keys revokedKeys maxPageSize defaultPageSize cacheSeconds capacity latencyMs host quota';
+	'keys revokedKeys maxPageSize defaultPageSize cacheSeconds capacity latencyMs host quota bucket';
 
 /**
  * @typedef {{keys?: string[], revokedKeys?: string[], maxPageSize?: number, host?: string,
  *   defaultPageSize?: number, cacheSeconds?: number, capacity?: number, latencyMs?: number,
- *   quota?: string, quiet?: boolean, args?: string[]}} ReferenceServiceOptions the server's flags (its README);
+ *   quota?: string, bucket?: string, quiet?: boolean, args?: string[]}} ReferenceServiceOptions the server's flags (its README);
  *   by default any free port on 127.0.0.1, key `sandbox-key`, quiet; args: raw flags appended
  * @typedef {Awaited<ReturnType<typeof startReferenceService>>} ReferenceService
  */
@@ -56,6 +56,8 @@ function controls(url, keys) {
 		setCapacity: (settings) => control('capacity', settings),
 		/** @param {{limit?: number, windowMs?: number, headers?: boolean}} settings */
 		setQuota: (settings) => control('quota', settings),
+		/** @param {{size?: number, refillPerSecond?: number}} settings */
+		setBucket: (settings) => control('bucket', settings),
 		passTime: (change) => control('time', change),
 		setTrend: (script) => control('trends', script),
 	};
