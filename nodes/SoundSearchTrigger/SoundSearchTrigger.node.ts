@@ -26,9 +26,9 @@ export class SoundSearchTrigger implements INodeType {
 		defaultVersion: 2,
 		// What one poll costs, visible on the canvas before it runs.
 		subtitle:
-			'={{ ($parameter["event"] === "risingSound" ? "Rising" : "New") + " · " + String($parameter["keywords"] || "").split(/[,\\n]/).filter((k) => k.trim() !== "").length * Math.ceil(($parameter["limit"] || 50) / 50) * ($parameter["platform"] === "photosocial" ? 2 : 1) + " credits/poll" }}',
+			'={{ ({ risingSound: "Rising", breakoutSound: "Breakout" }[$parameter["event"]] || "New") + " · " + String($parameter["keywords"] || "").split(/[,\\n]/).filter((k) => k.trim() !== "").length * Math.ceil(($parameter["limit"] || 50) / 50) * ($parameter["platform"] === "photosocial" ? 2 : 1) + " credits/poll" }}',
 		description:
-			'Starts a workflow when new sounds appear, or sounds rise, for your keywords on a short-video or a photo-and-video platform',
+			'Starts a workflow when new sounds appear, or sounds rise or break out, for your keywords on a short-video or a photo-and-video platform',
 		defaults: { name: 'Sound Search Trigger' },
 		polling: true,
 		inputs: [],

@@ -8,6 +8,7 @@ import {
 } from '../shared/description';
 
 const showForRising = { show: { event: ['risingSound'] } };
+const showForBreakout = { show: { event: ['breakoutSound'] } };
 // Version 2 has n8n's Simplify (10 fields for trend-watchers); version 1 keeps its "Simplify
 // Output" option and its items for the workflows saved with it.
 const onlyVersion = (version: number) => ({ show: { '@version': [version] } });
@@ -54,6 +55,12 @@ export const triggerFields: INodeProperties[] = [
 				description:
 					'A sound whose post count grew by the thresholds below within the growth window (Options; 24 hours by default), reported once per rise (short-video platform only: the photo-and-video platform reports no post counts)',
 			},
+			{
+				name: 'Breakout Sound',
+				value: 'breakoutSound',
+				description:
+					'A sound whose new posts per day sped up: in the latest growth window at least Min Acceleration times its pace in the window before, reported once per breakout (short-video platform only; needs two windows of history)',
+			},
 		],
 		default: 'newSound',
 	},
@@ -77,6 +84,27 @@ export const triggerFields: INodeProperties[] = [
 		description:
 			'And by at least this many posts, so small or rounded counts (1.2M) do not look like spikes',
 	},
+	{
+		displayName: 'Min Acceleration',
+		name: 'minAcceleration',
+		type: 'number',
+		displayOptions: showForBreakout,
+		typeOptions: { minValue: 1, maxValue: 1000, numberPrecision: 2 },
+		default: 2,
+		hint: '2 means the pace of new posts at least doubled',
+		description:
+			'A sound breaks out when its new posts per day in the latest growth window are at least this many times its pace in the window before, rounded counts (1.2M) taken into account',
+	},
+	{
+		displayName: 'Min Posts per Day',
+		name: 'minPostsPerDay',
+		type: 'number',
+		displayOptions: showForBreakout,
+		typeOptions: { minValue: 0, maxValue: 100000000 },
+		default: 1000,
+		description:
+			'And at least this many new posts a day in the latest growth window, so a small sound going from 10 to 25 posts a day is no breakout',
+	},
 	limitField(1000),
 	simplifyField(onlyVersion(2)),
 	{
@@ -86,6 +114,14 @@ export const triggerFields: INodeProperties[] = [
 		placeholder: 'Add Option',
 		default: {},
 		options: [
+			{
+				displayName: 'Add Poll Summary',
+				name: 'pollSummary',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether each poll also outputs one summary item (keywords and sounds checked, events by kind, credits spent, keywords that failed), even when no sound qualifies. Then every poll starts an execution, and a keyword that fails no longer fails the poll: the summary names it.',
+			},
 			{
 				displayName: 'Emit Current Sounds on First Poll',
 				name: 'emitOnFirstPoll',
@@ -102,7 +138,7 @@ export const triggerFields: INodeProperties[] = [
 				typeOptions: { minValue: 0.05, maxValue: 720, numberPrecision: 2 },
 				default: 24,
 				description:
-					'Rising Sound: growth is measured against what the trigger recorded this many hours ago (or its oldest record, when younger). Keep it longer than the time between polls.',
+					'Rising Sound: growth is measured against what the trigger recorded this many hours ago (or its oldest record, when younger). Breakout Sound: the pace of this window against the one before. Keep it longer than the time between polls.',
 			},
 			{
 				displayName: 'Max Pages per Keyword',
@@ -139,7 +175,7 @@ export const triggerFields: INodeProperties[] = [
 				typeOptions: { minValue: 0, maxValue: 1000 },
 				default: 0,
 				description:
-					'Rising Sound: at most this many sounds per poll, the fastest risers (by growth in %) first. 0 emits all. A rising sound left out comes out at a later poll if it is still rising.',
+					'Rising and Breakout Sound: at most this many sounds per poll, the fastest risers (by growth in %) or the strongest breakouts first. 0 emits all. A sound left out comes out at a later poll if it still qualifies.',
 			},
 		],
 	},

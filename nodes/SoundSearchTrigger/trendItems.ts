@@ -2,7 +2,8 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import type { SearchInput } from '../shared/input';
 import type { SearchPage } from '../shared/transport';
 import { pick, toSoundItems } from '../shared/output';
-import type { TrendState } from './trendState';
+import { lifeOf, type BreakoutRules, type Life } from './trendLife';
+import { IN_REPORTED_BREAKOUT, IN_REPORTED_RISE, type TrendState } from './trendState';
 import {
 	growthBetween,
 	isRising,
@@ -11,11 +12,13 @@ import {
 	type Thresholds,
 } from './trendWindow';
 
-export interface TrendRules extends Thresholds {
-	event: 'newSound' | 'risingSound';
+export type TrendEvent = 'newSound' | 'risingSound' | 'breakoutSound';
+
+export interface TrendRules extends Thresholds, BreakoutRules {
+	event: TrendEvent;
 	emitOnFirstPoll: boolean;
 	growthWindowHours: number;
-	/** Most rising sounds one poll emits, the fastest first; 0: all. */
+	/** Most rising (or breakout) sounds one poll emits, the fastest (strongest) first; 0: all. */
 	topRisers: number;
 	/** "Fetch Test Event": shows without remembering (the poll does not save this state). */
 	manual: boolean;
@@ -43,25 +46,39 @@ export const TREND_SIMPLIFIED_FIELDS = [
 interface Found {
 	json: IDataObject;
 	growth: Growth;
+	/** Worked out when needed (history is the sound's readings before this one). */
+	life: Life | (() => Life);
 	key: string;
+}
+
+const lifeOfFound = ({ life }: Found) => (typeof life === 'function' ? life() : life);
+
+/** A poll's items, and how many sounds it checked (each once, however many keywords found it). */
+export interface TrendOutcome {
+	items: INodeExecutionData[];
+	soundsChecked: number;
 }
 
 /**
  * A poll's items, each sound once (its first keyword), every reading recorded in `state` (saved
- * only when every keyword succeeded). New sounds in the order found; rising ones fastest first.
+ * only when every keyword succeeded). New sounds in the order found; rising ones fastest first,
+ * breakouts strongest first. A keyword without pages (it failed) is skipped: nothing recorded.
  */
 export function trendItems(
 	state: TrendState,
 	searches: SearchInput[],
-	pages: SearchPage[][],
+	pages: Array<SearchPage[] | undefined>,
 	rules: TrendRules,
 	now: number,
-): INodeExecutionData[] {
+): TrendOutcome {
 	const found = new Map<string, Found>();
 	const fresh = new Set<string>();
+	const windowSeconds = rules.growthWindowHours * 3600;
 	searches.forEach((input, index) => {
+		const answered = pages[index];
+		if (!answered) return;
 		const baselined = state.isBaselined(input.platform, input.query);
-		for (const { json } of soundsOf(input, pages[index])) {
+		for (const { json } of soundsOf(input, answered)) {
 			const key = `${input.platform}:${String(json.soundId)}`;
 			if (found.has(key)) continue;
 			const history = state.samples(key);
@@ -70,45 +87,75 @@ export function trendItems(
 				count: typeof json.postCount === 'number' ? json.postCount : null,
 			};
 			const growth = growthBetween(
-				history && referenceSample(history, now, rules.growthWindowHours * 3600),
+				history && referenceSample(history, now, windowSeconds),
 				reading,
 			);
+			// Every sound's life decides a breakout; otherwise only the emitted sounds' is shown.
+			const life =
+				rules.event === 'breakoutSound'
+					? lifeOf(history, growth, windowSeconds, rules)
+					: () => lifeOf(history, growth, windowSeconds, rules);
 			state.record(key, reading);
 			found.set(key, {
 				json: { ...json, query: input.query, platform: input.platform },
 				growth,
+				life,
 				key,
 			});
 			if (!history && (baselined || rules.emitOnFirstPoll)) fresh.add(key);
 		}
 		state.markBaselined(input.platform, input.query);
 	});
+	const all = [...found.values()];
 	const chosen =
 		rules.event === 'newSound'
-			? [...found.values()].filter(({ key }) => rules.manual || fresh.has(key))
-			: risers(state, [...found.values()], rules);
-	return chosen.map(({ json, growth }, index) => ({
-		json: { ...json, rank: index + 1, ...trendFields(growth, rules) },
+			? all.filter(({ key }) => rules.manual || fresh.has(key))
+			: onceEach(state, all, rules);
+	const items = chosen.map((sound, index) => ({
+		json: {
+			...sound.json,
+			rank: index + 1,
+			...trendFields(sound.growth, rules),
+			...lifeFields(lifeOfFound(sound), state.firstSeenAt(sound.key) ?? now, now),
+		},
 	}));
+	return { items, soundsChecked: found.size };
 }
 
-/**
- * Sounds rising now not yet reported in this rise (manual: all), by growth in % then posts, at
- * most topRisers. Only those emitted count as reported: one cut comes out later if still rising.
- */
-function risers(state: TrendState, found: Found[], rules: TrendRules): Found[] {
-	const rising = found.filter(({ key, growth }) => {
-		const now = isRising(growth, rules, rules.growthWindowHours * 3600);
-		if (!now) state.setInReportedRise(key, false);
-		return now && (rules.manual || !state.inReportedRise(key));
-	});
-	rising.sort(
-		(a, b) =>
+/** What a rise and a breakout each are: when a sound is one, how to order them, its flag. */
+const KINDS = {
+	risingSound: {
+		flag: IN_REPORTED_RISE,
+		holds: ({ growth }: Found, rules: TrendRules) =>
+			isRising(growth, rules, rules.growthWindowHours * 3600),
+		order: (a: Found, b: Found) =>
 			(b.growth.growthPercent ?? 0) - (a.growth.growthPercent ?? 0) ||
 			(b.growth.growthPosts ?? 0) - (a.growth.growthPosts ?? 0),
-	);
-	const emitted = rules.topRisers > 0 ? rising.slice(0, rules.topRisers) : rising;
-	for (const { key } of emitted) state.setInReportedRise(key, true);
+	},
+	breakoutSound: {
+		flag: IN_REPORTED_BREAKOUT,
+		holds: (sound: Found) => lifeOfFound(sound).breakout,
+		order: (a: Found, b: Found) =>
+			lifeOfFound(b).strength - lifeOfFound(a).strength ||
+			(b.growth.postsPerDay ?? 0) - (a.growth.postsPerDay ?? 0),
+	},
+};
+
+/**
+ * Sounds rising (breaking out) now not yet reported in this rise (manual: all), the fastest
+ * (strongest) first, at most topRisers. Only those emitted count as reported: one cut comes out
+ * later if it still qualifies.
+ */
+function onceEach(state: TrendState, found: Found[], rules: TrendRules): Found[] {
+	const kind = KINDS[rules.event as keyof typeof KINDS];
+	const now = found.filter((sound) => {
+		const holds = kind.holds(sound, rules);
+		if (!holds) state.set(sound.key, kind.flag, false);
+		return holds && (rules.manual || !state.has(sound.key, kind.flag));
+	});
+	now.sort(kind.order);
+	const emitted = rules.topRisers > 0 ? now.slice(0, rules.topRisers) : now;
+	for (const { key } of emitted) state.set(key, kind.flag, true);
 	return emitted;
 }
 
@@ -131,5 +178,16 @@ function trendFields(growth: Growth, rules: TrendRules): IDataObject {
 		growthPosts: growth.growthPosts,
 		growthPercent: growth.growthPercent,
 		postsPerDay: growth.postsPerDay,
+	};
+}
+
+/** Where the sound stands: since when it is watched, its pace before, the ratio, the stage. */
+function lifeFields(life: Life, firstSeenAt: number, now: number): IDataObject {
+	return {
+		postsPerDayBefore: life.postsPerDayBefore,
+		acceleration: life.acceleration,
+		stage: life.stage,
+		firstSeenAt: new Date(firstSeenAt * 1000).toISOString(),
+		daysTracked: Math.round(((now - firstSeenAt) / 86400) * 10) / 10,
 	};
 }

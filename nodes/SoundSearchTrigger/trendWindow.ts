@@ -94,18 +94,23 @@ export function roundingStep(count: number | null): number {
 }
 
 /**
- * The readings later windows can need, ascending: the latest before the window, then within it
- * one per window / SLOTS, and always the latest (when the sound was last seen).
+ * The readings later windows can need, ascending: the latest before the window before (the
+ * Breakout Sound pace compares two windows), one per half window within that one, one per
+ * window / SLOTS within the latest window, and always the latest (when the sound was last seen).
  */
 export function samplesToKeep(samples: Sample[], now: number, windowSeconds: number): Sample[] {
-	const start = now - windowSeconds - earlyTolerance(windowSeconds);
-	const stale = now - STALE_WINDOWS * windowSeconds;
+	const tolerance = earlyTolerance(windowSeconds);
+	const start = now - windowSeconds - tolerance;
+	const before = start - windowSeconds;
+	const stale = now - (STALE_WINDOWS + 1) * windowSeconds;
 	const latest = last(samples);
-	const kept = samples.filter((sample) => sample.at < start && sample.at >= stale).slice(-1);
+	const kept = samples.filter((sample) => sample.at < before && sample.at >= stale).slice(-1);
 	let lastKept = -Infinity;
 	for (const sample of samples) {
-		if (sample.at < start) continue;
-		if (sample.at - lastKept < windowSeconds / SLOTS) continue;
+		if (sample.at < before) continue;
+		// The window before needs only its pace: a reading every half window is enough for it.
+		const spacing = sample.at < start ? windowSeconds / 2 : windowSeconds / SLOTS;
+		if (sample.at - lastKept < spacing) continue;
 		kept.push(sample);
 		lastKept = sample.at;
 	}

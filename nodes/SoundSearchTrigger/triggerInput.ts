@@ -11,7 +11,7 @@ import {
 	type SoundOutput,
 } from '../shared/input';
 import { triggerFields } from './description';
-import type { TrendRules } from './trendItems';
+import type { TrendEvent, TrendRules } from './trendItems';
 
 /** A poll's calls: a few keywords, so a small bound; the poll's time budget bounds waits. */
 const MAX_IN_FLIGHT = 8;
@@ -28,6 +28,8 @@ export interface TriggerInput {
 	memoryBound: number;
 	minPollIntervalSeconds: number;
 	simplify: boolean;
+	/** One summary item per poll; a keyword's failure is then in it, not the poll's. */
+	pollSummary: boolean;
 }
 
 /** Reads and checks every parameter before the poll makes any (paid) call. */
@@ -39,12 +41,13 @@ export function readTriggerInput(
 	const options = parameter('options', {}) as IDataObject;
 	const number = (name: string, raw: unknown) => readWholeNumber(at, field(name), raw);
 	const platform = readPlatform(at, parameter('platform'));
-	const event = parameter('event') === 'risingSound' ? 'risingSound' : 'newSound';
-	if (event === 'risingSound' && platform === 'photosocial') {
+	const event = readEvent(parameter('event'));
+	if (event !== 'newSound' && platform === 'photosocial') {
+		const name = event === 'risingSound' ? 'Rising Sound' : 'Breakout Sound';
 		throw invalid(
 			at,
-			'Rising Sound needs post counts, which the photo-and-video platform does not report',
-			'Use the New Sound event on that platform, or watch the short-video platform for rising sounds.',
+			`${name} needs post counts, which the photo-and-video platform does not report`,
+			`Use the New Sound event on that platform, or watch the short-video platform for ${event === 'risingSound' ? 'rising sounds' : 'breakouts'}.`,
 		);
 	}
 	const limit = number('limit', parameter('limit', null));
@@ -69,8 +72,15 @@ export function readTriggerInput(
 			event,
 			minGrowthPercent: number('minGrowthPercent', parameter('minGrowthPercent', null)),
 			minGrowthPosts: number('minGrowthPosts', parameter('minGrowthPosts', null)),
+			minAcceleration: readRange(at, field('minAcceleration'), parameter('minAcceleration', 2)),
+			minPostsPerDay: number('minPostsPerDay', parameter('minPostsPerDay', 1000)),
 			emitOnFirstPoll: options.emitOnFirstPoll === true,
-			growthWindowHours: readHours(at, field('growthWindowHours'), options.growthWindowHours),
+			growthWindowHours: readRange(
+				at,
+				field('growthWindowHours'),
+				options.growthWindowHours,
+				'a number of hours',
+			),
 			topRisers: number('topRisers', options.topRisers),
 		},
 		memoryBound: Math.max(
@@ -79,7 +89,15 @@ export function readTriggerInput(
 		),
 		minPollIntervalSeconds: number('minPollInterval', options.minPollInterval) * 60,
 		simplify,
+		pollSummary: options.pollSummary === true,
 	};
+}
+
+const EVENTS = ['newSound', 'risingSound', 'breakoutSound'] as const;
+
+/** The event; anything else (an old or hand-written workflow) is New Sound, its default. */
+function readEvent(raw: unknown): TrendEvent {
+	return EVENTS.find((event) => event === raw) ?? 'newSound';
 }
 
 /** Version 1: Simplify Output (flat) or raw. Version 2's Simplify reads flat, then picks 10 fields. */
@@ -118,16 +136,24 @@ function readKeywords(parameter: Parameters, at: ErrorContext): string[] {
 	});
 }
 
-/** A number of hours, fractions allowed (a window of minutes for a test on the real clock). */
-function readHours(at: ErrorContext, hours: INodeProperties, raw: unknown): number {
-	const value = raw ?? hours.default;
-	const { minValue: min, maxValue: max } = rangeOf(hours);
+/**
+ * A number in the field's range, fractions allowed (Growth Window: a window of minutes for a test
+ * on the real clock; Min Acceleration: 1.5 times).
+ */
+function readRange(
+	at: ErrorContext,
+	field: INodeProperties,
+	raw: unknown,
+	what = 'a number',
+): number {
+	const value = raw ?? field.default;
+	const { minValue: min, maxValue: max } = rangeOf(field);
 	// NaN and Infinity fail the range check too.
 	if (typeof value === 'number' && value >= min && value <= max) return value;
 	throw invalid(
 		at,
-		`The "${hours.displayName}" parameter must be a number from ${min} to ${max}, but it is ${String(value)}`,
-		`Set "${hours.displayName}" to a number of hours in that range, e.g. 24.`,
+		`The "${field.displayName}" parameter must be a number from ${min} to ${max}, but it is ${String(value)}`,
+		`Set "${field.displayName}" to ${what} in that range, e.g. ${String(field.default)}.`,
 	);
 }
 

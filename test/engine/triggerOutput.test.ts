@@ -17,6 +17,7 @@ const SIMPLIFIED = [
 const TREND = [
 	...['rank', 'growthWindowHours', 'windowStart', 'postCountThen', 'postCountNow'],
 	...['growthPosts', 'growthPercent', 'postsPerDay'],
+	...['postsPerDayBefore', 'acceleration', 'stage', 'firstSeenAt', 'daysTracked'],
 ];
 const SERVICE = ['soundId', 'title', 'authorName', 'postCount', 'durationSeconds'];
 const RAW = [
@@ -110,6 +111,14 @@ it.each([
 		const { items } = await trigger({ ...firstPoll, ...parameters }, typeVersion).poll();
 
 		expect(Object.keys(items[0].json)).toEqual(RAW);
+		// A sound seen for the first time: its life starts now, too young for a pace before.
+		expect(items[0].json).toMatchObject({
+			postsPerDayBefore: null,
+			acceleration: null,
+			stage: 'new',
+			daysTracked: 0,
+		});
+		expect(Math.abs(Date.parse(String(items[0].json.firstSeenAt)) - Date.now())).toBeLessThan(5000);
 		expect(items[0].json.url).toMatchObject({
 			url_list: expect.arrayContaining([expect.any(String)]),
 		});

@@ -29,9 +29,11 @@ const RISING: TrendRules = {
 	manual: false,
 	minGrowthPercent: 20,
 	minGrowthPosts: 1000,
+	minAcceleration: 2,
+	minPostsPerDay: 1000,
 };
 const NEW: TrendRules = { ...RISING, event: 'newSound', emitOnFirstPoll: true };
-const fields = (items: ReturnType<typeof trendItems>, ...names: string[]) =>
+const fields = ({ items }: ReturnType<typeof trendItems>, ...names: string[]) =>
 	items.map(({ json }) => names.map((name) => json[name]));
 
 describe('one sound found by two keywords', () => {

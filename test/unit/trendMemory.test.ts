@@ -20,10 +20,12 @@ function reread(state: TrendState) {
 }
 
 describe('samplesToKeep: the readings later windows can still need', () => {
-	it('hourly polls for three days: the last before the window, one per eighth within, the latest', () => {
+	it('hourly polls for three days: the last before the window before, one per half window in it, one per eighth within the window, the latest', () => {
 		const hourly = Array.from({ length: 73 }, (_, hour) => at((72 - hour) * HOUR));
 
-		expect(agesOf(samplesToKeep(hourly, NOW, DAY))).toEqual([25, 24, 21, 18, 15, 12, 9, 6, 3, 0]);
+		expect(agesOf(samplesToKeep(hourly, NOW, DAY))).toEqual([
+			49, 48, 36, 24, 21, 18, 15, 12, 9, 6, 3, 0,
+		]);
 	});
 
 	it('a reading exactly a window and the cron tolerance ago is within the window', () => {
@@ -33,20 +35,20 @@ describe('samplesToKeep: the readings later windows can still need', () => {
 		expect(kept).toEqual([at(start), at(0)]);
 	});
 
-	it('polls farther apart than the window: the previous reading, if at most two windows old', () => {
-		expect(samplesToKeep([at(3 * DAY), at(36 * HOUR), at(0)], NOW, DAY)).toEqual([
+	it('polls farther apart than the window: the previous readings, if at most three windows old', () => {
+		expect(samplesToKeep([at(4 * DAY), at(3 * DAY), at(36 * HOUR), at(0)], NOW, DAY)).toEqual([
+			at(3 * DAY),
 			at(36 * HOUR),
 			at(0),
 		]);
-		expect(samplesToKeep([at(2 * DAY), at(0)], NOW, DAY)).toEqual([at(2 * DAY), at(0)]);
-		expect(samplesToKeep([at(2 * DAY + 1), at(0)], NOW, DAY)).toEqual([at(0)]);
+		expect(samplesToKeep([at(3 * DAY + 1), at(0)], NOW, DAY)).toEqual([at(0)]);
 	});
 
 	it('the latest reading is kept once, however recent or old (when the sound was last seen)', () => {
 		expect(samplesToKeep([at(0)], NOW, DAY)).toEqual([at(0)]);
 		expect(samplesToKeep([at(2 * HOUR), at(0)], NOW, DAY)).toEqual([at(2 * HOUR), at(0)]);
 		expect(samplesToKeep([at(30 * HOUR)], NOW, DAY)).toEqual([at(30 * HOUR)]);
-		expect(samplesToKeep([at(5 * DAY), at(4 * DAY)], NOW, DAY)).toEqual([at(4 * DAY)]);
+		expect(samplesToKeep([at(6 * DAY), at(5 * DAY)], NOW, DAY)).toEqual([at(5 * DAY)]);
 		expect(samplesToKeep([], NOW, DAY)).toEqual([]);
 	});
 });
@@ -60,15 +62,26 @@ describe('TrendState: the memory in static data', () => {
 		state.record('photosocial:x', at(0, null));
 		const { stored } = reread(state);
 
-		// [flags, t0, c0], then (seconds, posts) from the reading before: 25 h ago, 24 h, every 3 h.
+		// [flags, t0 - firstSeenAt, t0, c0], then (seconds, posts) from the reading before: 49 h
+		// ago, 48 h, 36 h, 24 h, every 3 h.
 		const everyThreeHours = Array.from({ length: 8 }, () => [3 * HOUR, 3]).flat();
+		const halfDays = [12 * HOUR, 12, 12 * HOUR, 12];
 		expect(stored.trends).toEqual({
-			v: 2,
+			v: 3,
 			baselined: [],
 			lastPollAt: NOW,
 			sounds: {
-				'shortvideo:7': [0, NOW - 25 * HOUR, 9975, HOUR, 1, ...everyThreeHours],
-				'photosocial:x': [0, NOW],
+				'shortvideo:7': [
+					0,
+					23 * HOUR,
+					NOW - 49 * HOUR,
+					9951,
+					HOUR,
+					1,
+					...halfDays,
+					...everyThreeHours,
+				],
+				'photosocial:x': [0, 0, NOW],
 			},
 		});
 	});

@@ -1,0 +1,86 @@
+import { lifeOf } from '../../nodes/SoundSearchTrigger/trendLife';
+import {
+	growthBetween,
+	referenceSample,
+	type Sample,
+} from '../../nodes/SoundSearchTrigger/trendWindow';
+
+// A sound's life from its readings alone: the pace of the window before, the acceleration, the
+// stage, and whether that is a breakout (rounded counts taken into account). The engine layer
+// (test/engine/triggerBreakout.test.ts) proves the trigger built on it over a simulated month.
+
+const HOUR = 3600;
+const DAY = 24 * HOUR;
+const NOW = 1_800_000_000;
+const RULES = { minAcceleration: 2, minPostsPerDay: 1000 };
+
+/** The life of a sound read at 48 h, 24 h ago and now with these counts (24 h window). */
+function life(counts: [number, number, number], spacing = DAY) {
+	const history: Sample[] = [
+		{ at: NOW - 2 * spacing, count: counts[0] },
+		{ at: NOW - spacing, count: counts[1] },
+	];
+	const reading = { at: NOW, count: counts[2] };
+	const growth = growthBetween(referenceSample(history, NOW, DAY), reading);
+	return lifeOf(history, growth, DAY, RULES);
+}
+
+it('a pace more than doubled, and at least Min Posts per Day: a breakout', () => {
+	expect(life([20_001, 22_001, 27_001])).toEqual({
+		postsPerDayBefore: 2000,
+		acceleration: 2.5,
+		stage: 'breakout',
+		breakout: true,
+		strength: 2.5,
+	});
+});
+
+it('exactly the thresholds count (>=); a pace under Min Posts per Day is none', () => {
+	expect(life([20_001, 21_001, 23_001]).breakout).toBe(true);
+	expect(life([20_001, 21_001, 22_999]).breakout).toBe(false);
+	expect(life([9_001, 9_011, 9_036])).toMatchObject({ acceleration: 2.5, breakout: false });
+});
+
+it('the stage: accelerating from a quarter up, slowing from a fifth down, else steady', () => {
+	expect(life([20_001, 21_001, 22_251]).stage).toBe('accelerating');
+	expect(life([20_001, 21_001, 22_249]).stage).toBe('steady');
+	expect(life([20_001, 21_001, 21_801]).stage).toBe('slowing');
+	expect(life([20_001, 21_001, 21_802]).stage).toBe('steady');
+	expect(life([9_001, 9_001, 9_001])).toMatchObject({ stage: 'steady', acceleration: 0 });
+});
+
+it('a sound at rest that takes off: its pace before counts as a post a day', () => {
+	expect(life([5_001, 5_001, 8_001])).toMatchObject({
+		postsPerDayBefore: 0,
+		acceleration: 3000,
+		stage: 'breakout',
+	});
+});
+
+it('a rounded count that steps once (1.2M → 1.3M) at a constant pace is no breakout, nor accelerating', () => {
+	expect(life([1_200_000, 1_200_000, 1_300_000])).toMatchObject({
+		breakout: false,
+		stage: 'steady',
+	});
+	// Shown to 100: one step more or less on a pace of thousands says nothing either.
+	expect(life([123_400, 125_400, 129_400]).breakout).toBe(false);
+	// Past what the steps can explain: 1.2M, 1.2M, 1.5M is at least 200,000 posts a day.
+	expect(life([1_200_000, 1_200_000, 1_500_000])).toMatchObject({
+		stage: 'breakout',
+		breakout: true,
+	});
+});
+
+it('too little history (under two windows, or each under three quarters of one): new, no guess', () => {
+	const young = { postsPerDayBefore: null, acceleration: null, stage: 'new', breakout: false };
+	expect(life([20_001, 21_001, 25_001], 17 * HOUR)).toMatchObject(young);
+	const growth = growthBetween(undefined, { at: NOW, count: 20_001 });
+	expect(lifeOf(undefined, growth, DAY, RULES)).toMatchObject(young);
+	expect(life([20_001, 21_001, 25_001], 18 * HOUR).stage).toBe('breakout');
+});
+
+it('no post counts (the photo-and-video platform): no pace and no stage', () => {
+	const history = [{ at: NOW - 2 * DAY, count: null }];
+	const growth = growthBetween(history[0], { at: NOW, count: null });
+	expect(lifeOf(history, growth, DAY, RULES)).toMatchObject({ stage: null, acceleration: null });
+});
