@@ -1,7 +1,8 @@
 'use strict';
 
-// HTTP from the benchmark process, with undici: n8n's webhooks, and the raw floor (d), a plain
-// loop that fetches the same pages from the reference service outside n8n.
+// HTTP from the benchmark process, with undici: n8n's webhooks, the raw floor (d), a plain
+// loop that fetches the same pages from the reference service outside n8n, and another client
+// sharing a key's quota.
 
 const { Agent, request } = require('undici');
 
@@ -54,6 +55,36 @@ async function floorReturnAll({ serviceUrl, apiKey, q, pageSize }) {
 	return { ms: performance.now() - t0, items: sounds.length };
 }
 
+/**
+ * Another client on the same key: one search (`<prefix> <n>`) every 1000 / perSecond ms, sent
+ * without waiting for the answers, until stop(); stop() resolves once all are answered, with
+ * how many it sent. Refusals and failures are counted by the service's ledger, not here.
+ */
+function otherClient({ serviceUrl, apiKey, perSecond, prefix }) {
+	const pending = [];
+	const send = () => {
+		const q = `${prefix} ${pending.length}`;
+		const params = new URLSearchParams({ q, limit: '10' });
+		const call = request(`${serviceUrl}/v1/shortvideo/sound/search?${params}`, {
+			dispatcher: floorAgent,
+			headers: { authorization: `Bearer ${apiKey}`, accept: 'application/json' },
+		}).then(
+			(response) => response.body.dump(),
+			() => undefined,
+		);
+		pending.push(call);
+	};
+	send();
+	const timer = setInterval(send, 1000 / perSecond);
+	return {
+		async stop() {
+			clearInterval(timer);
+			await Promise.all(pending);
+			return { sent: pending.length };
+		},
+	};
+}
+
 const closeClients = () => Promise.allSettled([webhookAgent.close(), floorAgent.close()]);
 
-module.exports = { callWebhook, floorReturnAll, closeClients };
+module.exports = { callWebhook, floorReturnAll, otherClient, closeClients };

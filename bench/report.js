@@ -1,13 +1,17 @@
 'use strict';
 
 // The report of bench/run.js in two files: BENCHMARKS.md, read at a glance (conditions, the
-// method in a few lines, one row per target of issue 43: report/summary.js), and
+// method in a few lines, one row per target of issues 43 and 50: report/summary.js), and
 // BENCHMARKS-appendix.md beside it, whatever the summary is called (every table:
 // report/appendix.js). Both again without measuring, from the results run.js keeps:
-//   node bench/report.js [.cache/bench/last-results.json] [out]
+//   node bench/report.js [.cache/bench/last-results.json] [out] [--before FILE] [--notes FILE]
+// --before: an earlier run's results (another package, say the limiter before a change): the
+// summary shows its figure beside each row. --notes: a Markdown file written by hand (why a
+// target was missed), put under the summary.
 
 const fs = require('node:fs');
 const path = require('node:path');
+const { parseArgs } = require('node:util');
 const { f0, f2, table, blocks } = require('./report/format');
 const { summaryRows, APPENDIX, NOT_MEASURED } = require('./report/summary');
 const { appendixSections } = require('./report/appendix');
@@ -16,6 +20,7 @@ const { appendixSections } = require('./report/appendix');
 const BUSY_FOREIGN_CORES = 0.15;
 
 const tidy = (text) => `${text.replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
+const ALL_PHASES = ['time', 'scale', 'credits', 'keywords', 'keylists', 'quotas', 'moving'];
 
 /** The title and where the file comes from; `part`: what this file is, after the title. */
 function intro(results, part = '') {
@@ -29,14 +34,31 @@ function intro(results, part = '') {
 	];
 }
 
+/** A run that left phases out or ran at reduced sizes says so, plainly, under the title. */
+function scope({ options }) {
+	const left = ALL_PHASES.filter((p) => !options.phases.includes(p));
+	if (!options.reduced && left.length === 0) return '';
+	const reduced = options.reduced
+		? ' The keyword-list and quota phases ran at **reduced sizes** (`--reduced`: one round of the no-limit comparison, 200 keywords capped at 4, 10/s with 200 keywords in every run, 60/min at 150 ms only and without headers, 3 flooded runs a latency instead of 10).'
+		: '';
+	const notRun = left.length
+		? ` Phases not run: ${left.join(', ')}; their rows say "not measured", and their last figures are in this file's git history (\`git log -p -- BENCHMARKS.md\`).`
+		: '';
+	return `**A partial run**: phases ${options.phases.join(', ')}.${reduced}${notRun}`;
+}
+
 function conditions({ quiet, options, machine, phases }) {
-	const foreign = phases.time?.cpu?.foreignCores ?? NaN;
+	// The timing rounds when they ran, else the first phase that ran.
+	const [name, measured] = Object.entries(phases).find(([p]) => p === 'time') ??
+		Object.entries(phases)[0] ?? ['', undefined];
+	const foreign = measured?.cpu?.foreignCores ?? NaN;
+	const during = name === 'time' ? 'the timing rounds' : `the ${name} phase`;
 	if (quiet.quiet && !(foreign >= BUSY_FOREIGN_CORES))
-		return `Conditions: quiet machine (1-minute load average ${quiet.load[0]} before the run; other processes used ${f2(foreign)} cores on average during the timing rounds).`;
+		return `Conditions: quiet machine (1-minute load average ${quiet.load[0]} before the run; other processes used ${f2(foreign)} cores on average during ${during}).`;
 	const load = quiet.quiet
 		? ''
 		: `the 1-minute load average was ${quiet.load[0]} before the run (waited ${f0(quiet.waitedSeconds)} s for it to fall below ${options.maxLoad}); `;
-	return `Conditions: **busy machine**: ${load}other processes used ${f2(foreign)} of ${machine.cores} cores on average during the timing rounds. Absolute times are inflated and noisier than on a quiet machine; the interleaving keeps the comparisons fair, but re-run on a quiet machine for publication.`;
+	return `Conditions: **busy machine**: ${load}other processes used ${f2(foreign)} of ${machine.cores} cores on average during ${during}. Absolute times are inflated and noisier than on a quiet machine; the interleaving keeps the comparisons fair, but re-run on a quiet machine for publication.`;
 }
 
 const briefMethod = (results) =>
@@ -47,22 +69,50 @@ const briefMethod = (results) =>
 		`- **Commands.** \`npm run bench\` measures (about 45 minutes); \`node bench/report.js\` writes this file and the appendix again from the kept results. The full method: [${APPENDIX}](${APPENDIX}#method).`,
 	].join('\n');
 
-function renderSummary(results) {
+const verdictCell = (r) => (r.verdict === NOT_MEASURED ? r.verdict : `**${r.verdict}**`);
+
+/** The earlier run's figure for each row (its bold figures and its verdict), by target. */
+function beforeColumn(before) {
+	const rows = new Map(summaryRows(before).map((r) => [r.target, r]));
+	return (target) => {
+		const r = rows.get(target);
+		if (!r || r.verdict === NOT_MEASURED) return '–';
+		const figures = (r.result.match(/\*\*[^*]+\*\*/g) ?? [r.result]).join(', ');
+		return `${figures} (${r.verdict})`;
+	};
+}
+
+/** What the earlier run was: its package, commit or tarball, and when. */
+function beforeName(before) {
+	const what = before.tarball ?? `commit ${before.versions.commit}`;
+	return `${what}, ${before.finishedAt.slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+function renderSummary(results, /** @type {{ before?: any, notes?: string }} */ extra = {}) {
+	const { before, notes } = extra;
+	const earlier = before && beforeColumn(before);
 	const rows = summaryRows(results).map((r) => [
 		r.target,
 		r.result,
-		r.verdict === NOT_MEASURED ? r.verdict : `**${r.verdict}**`,
+		verdictCell(r),
+		...(earlier ? [earlier(r.target)] : []),
 		r.where,
 	]);
+	const header = ['Target', 'Result', 'Verdict', ...(before ? ['Before'] : []), 'Details'];
 	return tidy(
 		blocks(
 			intro(results),
+			scope(results),
 			conditions(results),
 			'## Method',
 			briefMethod(results),
 			'## Summary',
-			"The targets of issue 43, one row each. Refused calls are free; shares are of the service's quota or capacity (ideal time ÷ measured time).",
-			table(['Target', 'Result', 'Verdict', 'Details'], rows),
+			"The targets of issues 43 and 50, one row each (issue 50's queue-mode target: [docs/running-at-scale.md](docs/running-at-scale.md#limits-in-queue-mode)). Refused calls are free; shares are of the service's quota or capacity (ideal time ÷ measured time); the load average at the end of each run of issue 50's cases is beside it.",
+			before
+				? `Before: the same cases in an earlier run (${beforeName(before)}), its figures and verdict.`
+				: '',
+			table(header, rows),
+			notes ? ['## Notes', notes] : '',
 			`Every other target (per-page overhead, 10,000 sounds, the service capped at 4, …), the full tables and the machine: [${APPENDIX}](${APPENDIX}).`,
 		),
 	);
@@ -79,19 +129,31 @@ function renderAppendix(results, summaryName) {
 	);
 }
 
-/** Both files: the summary at `file`, the appendix beside it. */
-function writeReport(file, results) {
-	fs.writeFileSync(file, renderSummary(results));
+/**
+ * Both files: the summary at `file`, the appendix beside it.
+ * @param {{ before?: any, notes?: string }} [extra] an earlier run's results; notes by hand
+ */
+function writeReport(file, results, extra = {}) {
+	fs.writeFileSync(file, renderSummary(results, extra));
 	const appendix = path.join(path.dirname(file), APPENDIX);
 	fs.writeFileSync(appendix, renderAppendix(results, path.basename(file)));
 }
 
 if (require.main === module) {
+	const file = { type: /** @type {const} */ ('string') };
+	const { values, positionals } = parseArgs({
+		options: { before: file, notes: file },
+		allowPositionals: true,
+	});
 	const [input, out] = [
-		process.argv[2] ?? path.join(__dirname, '..', '.cache', 'bench', 'last-results.json'),
-		process.argv[3] ?? path.join(__dirname, '..', 'BENCHMARKS.md'),
-	].map((file) => path.resolve(file));
-	writeReport(out, JSON.parse(fs.readFileSync(input, 'utf8')));
+		positionals[0] ?? path.join(__dirname, '..', '.cache', 'bench', 'last-results.json'),
+		positionals[1] ?? path.join(__dirname, '..', 'BENCHMARKS.md'),
+	].map((name) => path.resolve(name));
+	const read = (name) => fs.readFileSync(path.resolve(name), 'utf8');
+	writeReport(out, JSON.parse(read(input)), {
+		before: values.before && JSON.parse(read(values.before)),
+		notes: values.notes && read(values.notes).trim(),
+	});
 	process.stderr.write(`wrote ${out} and ${path.join(path.dirname(out), APPENDIX)}\n`);
 }
 

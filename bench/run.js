@@ -11,7 +11,7 @@ const path = require('node:path');
 const n8n = require('../test/harness/n8n');
 const { packageTarball, REPO_ROOT } = require('../test/harness/packageTarball');
 const setup = require('./setup');
-const { readOptions, CACHE, USAGE } = require('./options');
+const { readOptions, USAGE } = require('./options');
 const system = require('./system');
 const { closeClients } = require('./client');
 const { writeReport } = require('./report');
@@ -19,6 +19,7 @@ const { timePhase, scalePhase, scaleQuery } = require('./phases/time');
 const { creditsPhase, keywordsPhase } = require('./phases/credits');
 const { keywordScalePhase } = require('./phases/keylists');
 const { quotaPhase } = require('./phases/quotas');
+const { movingPhase } = require('./phases/moving');
 
 const PHASES = {
 	time: timePhase,
@@ -27,6 +28,7 @@ const PHASES = {
 	keywords: keywordsPhase,
 	keylists: keywordScalePhase,
 	quotas: quotaPhase,
+	moving: movingPhase,
 };
 const PAGE_SIZE = 20;
 const PAGES_QUERY = 'bench pages';
@@ -122,7 +124,7 @@ async function main() {
 	};
 	await stopAll();
 	// The raw results (gitignored) let `node bench/report.js` render the report again.
-	fs.mkdirSync(CACHE, { recursive: true });
+	fs.mkdirSync(path.dirname(options.raw), { recursive: true });
 	fs.writeFileSync(options.raw, JSON.stringify(results));
 	writeReport(options.out, results);
 	log(`wrote ${path.relative(process.cwd(), options.out)} (${results.wallSeconds.toFixed(0)} s)`);

@@ -33,10 +33,19 @@ const QUOTAS = {
 	// --smoke: a "per-minute" quota on a short window, so that it runs in seconds.
 	smokeWindow: { limit: 20, windowMs: 2000, batchIntervalsMs: [2000] },
 };
+/**
+ * Issue 50's small caps with a quick service (phases/moving.js), and HTTP Request's Batching
+ * tuned by hand to each: a batch of the cap, intervals a little above the latency, tried in order.
+ */
+const QUICK_CAPS = [
+	{ capacity: 4, latencyMs: 150, batchIntervalsMs: [180, 250] },
+	{ capacity: 6, latencyMs: 400, batchIntervalsMs: [430, 500] },
+];
 /** HTTP Request batched by hand: `size` requests, then a pause of `interval` ms, and so on. */
 const batchKey = (size, interval) => `keylist-http-batch-${size}-${interval}`;
 const BATCHES = /** @type {[number, number[]][]} */ ([
 	[KEYLISTS.CAPACITY, KEYLISTS.BATCH_INTERVALS_MS],
+	...QUICK_CAPS.map((c) => [c.capacity, c.batchIntervalsMs]),
 	...Object.values(QUOTAS).map((q) => [q.limit, q.batchIntervalsMs]),
 ]);
 
@@ -52,6 +61,11 @@ const SLOTS = [
 	`capped-${KEYLISTS.CAPACITY}`,
 	`capped-${KEYLISTS.SLOW_CAPACITY}`,
 	'doomed',
+	// Issue 50's limits that move (phases/moving.js).
+	'raised',
+	'stopped',
+	...QUICK_CAPS.map((c) => `quick-${c.capacity}`),
+	'bucket',
 	...ROLES.flatMap((r) =>
 		['open', 'second', 'second-headers', 'window', 'window-headers', 'flood', 'shared'].map(
 			(kind) => `${kind}-${r}`,
@@ -256,11 +270,20 @@ function buildWorkflows({ timing, billing, scale, creds, pagesQuery, pageSize })
 	return Object.entries(defs).map(([key, nodes]) => workflow(key, nodes));
 }
 
+/**
+ * One keyword-list workflow of Sound Search on a credential `{id, name}` already in n8n (the
+ * queue-mode measurement, bench/queue.js): POST bench-<key> {keywords}.
+ */
+const keywordListWorkflow = (key, credential) =>
+	workflow(key, keywords({ soundSearch: credential }, KEYLISTS.LIMIT));
+
 module.exports = {
 	buildWorkflows,
+	keywordListWorkflow,
 	credentialsFor,
 	KEYLISTS,
 	QUOTAS,
+	QUICK_CAPS,
 	batchKey,
 	SLOTS,
 	keyOf,

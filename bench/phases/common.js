@@ -46,10 +46,17 @@ const latenciesOf = (options) => [
 	['slow', options.slowLatencyMs],
 ];
 
-/** Calls, credits and outcomes the service recorded after its call number `since`. */
-async function ledgerSummary(service, since = 0) {
+/**
+ * Calls, credits and outcomes the service recorded after its call number `since`, leaving out
+ * another client's (queries starting with `other`).
+ */
+async function ledgerSummary(
+	service,
+	since = 0,
+	/** @type {string | undefined} */ other = undefined,
+) {
 	const { requests, capacity } = await service.ledger();
-	const mine = requests.filter((r) => r.seq > since);
+	const mine = requests.filter((r) => r.seq > since && !(other && r.q?.startsWith(other)));
 	const outcomes = {};
 	for (const r of mine) outcomes[r.outcome] = (outcomes[r.outcome] ?? 0) + 1;
 	const credits = mine.reduce((sum, r) => sum + r.creditsCharged, 0);
@@ -58,15 +65,18 @@ async function ledgerSummary(service, since = 0) {
 }
 
 /**
- * The scale service reset, answering after `latencyMs`, capped (0: no cap), with a quota.
+ * The scale service reset, answering after `latencyMs`, capped (0: no cap), with a quota or a
+ * token bucket.
  * @param {Ctx} ctx @param {{ latencyMs: number, capacity?: number, headers?: boolean,
- *   quota?: { limit: number, windowMs: number } }} setup
+ *   quota?: { limit: number, windowMs: number },
+ *   bucket?: { size: number, refillPerSecond: number } }} setup
  */
-async function resetScale(ctx, { latencyMs, capacity = 0, quota, headers = false }) {
+async function resetScale(ctx, { latencyMs, capacity = 0, quota, headers = false, bucket }) {
 	checkDeadline(ctx);
 	await ctx.scale.reset();
 	await ctx.scale.setCapacity({ capacity, latencyMs });
 	if (quota) await ctx.scale.setQuota({ limit: quota.limit, windowMs: quota.windowMs, headers });
+	if (bucket) await ctx.scale.setBucket(bucket);
 }
 
 /** The webhook of workflow `key` (workflows.js). @param {Ctx} ctx */
@@ -101,10 +111,11 @@ const quotaName = (quota) => `${quota.limit}/${quota.windowMs / 1000}s`;
 /**
  * One keyword list POSTed to Sound Search on `slot` (its contact recorded: the slot's first run
  * is first contact) or to the workflow `key`, against the scale service as it is; its calls are
- * those after the service's call `since` (another client's before). Logged, not checked.
+ * those after the service's call `since` (another client's before), less those of another client
+ * whose queries start with `setup.other`. Logged, not checked; the load average at its end kept.
  * @param {Ctx} ctx
  * @param {{ slot?: string, key?: string, role?: string, latencyMs: number, capacity?: number,
- *   quota?: { limit: number, windowMs: number }, headers?: boolean }} setup
+ *   quota?: { limit: number, windowMs: number }, headers?: boolean, other?: string }} setup
  */
 async function listRun(ctx, setup, size, since = 0) {
 	const { slot, latencyMs, capacity = 0, quota } = setup;
@@ -116,7 +127,8 @@ async function listRun(ctx, setup, size, since = 0) {
 	const r = await callWebhook(webhookUrl(ctx, key), { method: 'POST', body: { keywords } });
 	const n8nCpuMs = (n8nCpuSeconds(ctx) - cpu0) * 1000;
 	const { foreignCores } = meter.stop();
-	const { calls, credits, outcomes, mostInFlight } = await ledgerSummary(ctx.scale, since);
+	const ledger = await ledgerSummary(ctx.scale, since, setup.other);
+	const { calls, credits, outcomes, mostInFlight } = ledger;
 	const ok = r.status === 200;
 	const run = {
 		key,
@@ -142,10 +154,11 @@ async function listRun(ctx, setup, size, since = 0) {
 		refused: outcomes.rate_limited ?? 0,
 		credits,
 		mostInFlight,
+		load: system.loadavg(),
 	};
 	const how = [`${latencyMs} ms`, capacity && `capped ${capacity}`, run.quota, contact];
 	ctx.log(
-		`${key} ${size} (${how.filter(Boolean).join(', ')}): ${r.status} in ${(r.ms / 1000).toFixed(1)} s, ${run.items}/${run.expected} items, ${calls} calls, ${run.refused} x 429, ${credits} credits`,
+		`${key} ${size} (${how.filter(Boolean).join(', ')}): ${r.status} in ${(r.ms / 1000).toFixed(1)} s, ${run.items}/${run.expected} items, ${calls} calls, ${run.refused} x 429, ${credits} credits, load ${run.load[0]}`,
 	);
 	return run;
 }

@@ -17,8 +17,9 @@ const { QUOTAS, nodeWorkflowOf, floodWorkflowOf } = require('../workflows');
 const C = require('./common');
 
 /**
- * Against one quota: the node's first contact and a later run at each latency, without headers
- * and with; HTTP Request at 150 ms, untuned and batched by hand.
+ * Against one quota: the node's first contact and a later run at each latency (of `sizes.roles`
+ * when given), without headers and with (unless `sizes.headers` is 0); HTTP Request at 150 ms,
+ * untuned and batched by hand.
  */
 async function variants(ctx, quota, kind, sizes) {
 	const node = [];
@@ -27,8 +28,9 @@ async function variants(ctx, quota, kind, sizes) {
 		['later', sizes.later, false],
 		['headers', sizes.headers, true],
 		['headersLater', sizes.headers, true],
-	];
-	for (const [role, latencyMs] of C.latenciesOf(ctx.options))
+	].filter(([, size]) => size > 0);
+	const latencies = C.latenciesOf(ctx.options).filter(([r]) => sizes.roles?.includes(r) ?? true);
+	for (const [role, latencyMs] of latencies)
 		for (const [name, size, headers] of cases) {
 			const slot = `${kind}${headers ? '-headers' : ''}-${role}`;
 			// A later run comes after the earlier one's last window, as a scheduled run does.

@@ -6,6 +6,7 @@
 const { summarize, median, growthExponent } = require('../stats');
 const { f0, f1, f2, f3, mib, int, pct, latency, table, blocks } = require('./format');
 const S = require('./summary');
+const { movingSection } = require('./moving');
 
 const LABELS = {
 	node: '(a) Sound Search node',
@@ -383,6 +384,7 @@ function appendixSections(results) {
 		q ? quotasSection(q) : '',
 		q?.shared?.length ? sharedSection(q.shared) : '',
 		doomed.length ? doomedSection(doomed) : '',
+		phases.moving ? movingSection(phases.moving) : '',
 	);
 }
 

@@ -1,10 +1,12 @@
 'use strict';
 
-// BENCHMARKS.md: issue 43's targets, one row each, met, missed or not measured (a phase that did
-// not run gives "not measured", never an error), with what the rows read from the results.
+// BENCHMARKS.md: issue 43's and issue 50's targets, one row each, met, missed or not measured (a
+// phase that did not run gives "not measured", never an error), with what the rows read from the
+// results. Issue 50's new rows: ./moving.js.
 
 const { median } = require('../stats');
 const { f1, f2, pct, int, latency } = require('./format');
+const { movingRows } = require('./moving');
 
 /** Issue 43's targets. */
 const TARGET = {
@@ -241,7 +243,7 @@ function sharedRows(rounds = []) {
  * keyword, refusals free).
  */
 function creditChecks(/** @type {Record<string, any>} */ phases) {
-	const { credits, keywords, keylists: k, quotas: q } = phases;
+	const { credits, keywords, keylists: k, quotas: q, moving: m } = phases;
 	const node = (list) => (list ?? []).filter((r) => r.variant === 'node');
 	const check = (r, min, calls = true) => ({
 		atMinimum: r.credits === min && calls,
@@ -253,6 +255,7 @@ function creditChecks(/** @type {Record<string, any>} */ phases) {
 		...(q
 			? [...q.perSecond.node, ...q.perWindow.node, ...(q.flood?.runs ?? []), ...(q.shared ?? [])]
 			: []),
+		...[m?.raised, m?.stopped, ...(m?.quick ?? []), m?.bucket].flatMap((c) => c?.runs ?? []),
 	];
 	return [
 		...(credits?.cases ?? []).map((c) => check(c, c.minCredits, c.calls === c.minCalls)),
@@ -308,7 +311,7 @@ function doomedRow(runs) {
 	);
 }
 
-/** The summary's rows, in issue 43's order. */
+/** The summary's rows, in issue 43's order, then issue 50's new targets. */
 function summaryRows({ phases }) {
 	const { keylists: k, quotas: q } = phases;
 	return [
@@ -321,6 +324,7 @@ function summaryRows({ phases }) {
 		...sharedRows(q?.shared),
 		creditsRow(creditChecks(phases)),
 		doomedRow(doomedRuns(q)),
+		...movingRows(phases.moving),
 	];
 }
 

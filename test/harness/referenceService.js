@@ -48,7 +48,8 @@ function controls(url, keys) {
 	return {
 		search: search.bind(null, url, keys),
 		/** @returns {Promise<{requests: any[], totals: {requests: number, creditsCharged: number},
-		 *   capacity: Record<string, number>, quota: Record<string, number>}>} */
+		 *   capacity: Record<string, number>, quota: Record<string, number>,
+		 *   bucket: Record<string, number>}>} */
 		ledger: () => control('ledger'),
 		reset: async () => void (await control('reset', {})),
 		setCatalogue: (entry) => control('catalogue', entry),
