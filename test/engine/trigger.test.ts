@@ -70,6 +70,48 @@ describe('state', () => {
 		]);
 	});
 
+	it('Add Poll Summary: one item per poll, even with nothing new; a keyword that fails is named in it and left as it was, the others go on', async () => {
+		const watch = trigger({ options: { pollSummary: true } });
+		expect((await watch.poll()).items.map(({ json }) => json)).toEqual([
+			{
+				pollSummary: true,
+				polledAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+				keywordsChecked: 2,
+				soundsChecked: 20,
+				events: { newSound: 0, risingSound: 0, breakoutSound: 0 },
+				creditsCharged: 2,
+				calls: 2,
+				keywordsFailed: [],
+			},
+		]);
+		await service().passTime({ newSounds: { lofi: 1, 'rainy jazz': 1 } });
+		await service().injectFaults([
+			{ match: { query: 'rainy jazz' }, times: 'always', response: { status: 402 } },
+		]);
+
+		const { items, error } = await watch.poll();
+		expect(error).toBeUndefined();
+		expect(items.map(({ json }) => json.query ?? 'summary')).toEqual(['lofi', 'summary']);
+		expect(items[1].json).toMatchObject({
+			soundsChecked: 10,
+			events: { newSound: 1, risingSound: 0, breakoutSound: 0 },
+			creditsCharged: 1,
+			keywordsFailed: [{ keyword: 'rainy jazz', error: expect.stringMatching(/402/) }],
+		});
+
+		// Nothing of the failed keyword was recorded: its new sound comes out once it answers.
+		await service().reset();
+		await service().passTime({ newSounds: { lofi: 1, 'rainy jazz': 1 } });
+		const next = await watch.poll();
+		expect(next.items.map(({ json }) => json.query ?? 'summary')).toEqual([
+			'rainy jazz',
+			'summary',
+		]);
+		// Every keyword failing fails the poll, as without a summary.
+		await service().injectFaults([{ times: 'always', response: { status: 402 } }]);
+		expect((await watch.poll()).error?.message).toMatch(/402/);
+	});
+
 	it('a keyword that fails stops the poll: no new call for the keywords after it', async () => {
 		// 20 keywords, 8 calls in flight at most: kw0 is refused at once, while kw1-kw7 take 200 ms.
 		await service().setCapacity({ latencyMs: 200 });

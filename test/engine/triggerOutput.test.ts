@@ -98,6 +98,17 @@ describe('version 2, Simplify (on by default)', () => {
 	});
 });
 
+it('Breakout Sound: Fetch Test Event with no history makes no call and says it needs two windows; the photo-and-video platform is refused before any call', async () => {
+	const { items } = await trigger({ event: 'breakoutSound' }, 2).poll('manual');
+	expect(items).toHaveLength(1);
+	expect(items[0].json.notice).toMatch(
+		/^No history yet, so this test made no paid call \(0 credits\): breakouts need post counts from earlier polls, over two growth windows\./,
+	);
+	const refused = await trigger({ event: 'breakoutSound', platform: 'photosocial' }, 2).poll();
+	expect(refused.error?.message).toMatch(/^Breakout Sound needs post counts/);
+	expect(await calls()).toEqual([]);
+});
+
 it.each([
 	['version 2 with Simplify off', { simplify: false }, 2],
 	[
