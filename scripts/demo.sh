@@ -10,4 +10,9 @@ cd "$repo_root"
 # emit only, since npm test type-checks the same files.
 npx tsc -p tsconfig.test.json --noEmit false --noCheck --declaration false --sourceMap false \
   --outDir .cache/demo
+# n8n-core's instance settings (an encryption key in <folder>/.n8n/config) go into the clone, as
+# npm start's state does, not into ~/.n8n; with the key given, n8n prints no "No encryption key
+# found" line. The demo stores no credential: the key protects nothing.
+export N8N_USER_FOLDER="$repo_root/.cache/demo/n8n"
+export N8N_ENCRYPTION_KEY="sound-search-demo-only-key"
 node scripts/demo.js "$@"

@@ -1,7 +1,11 @@
 'use strict';
 
 // `npm run demo`, as the README gives it (with and without arguments): one search through n8n's
-// engine against the reference service, with the credits it cost, in the README's Output shape.
+// engine against the reference service, with the credits it cost, in the README's Output shape,
+// its state kept in the clone: run with a home folder of its own, which gets no .n8n.
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
 const { runToEnd } = require('../harness/command');
 const { SIMPLIFIED_FIELDS } = require('../harness/outputShape');
 
@@ -17,7 +21,10 @@ test.each([
 ])(
 	'%s says what it searched (%s on %s, Limit %i) and the %i credit(s) it cost',
 	async (command, query, platform, limit, credits) => {
-		const { code, output } = await runToEnd(command, { timeoutS: 90 });
+		const home = fs.mkdtempSync(path.join(os.tmpdir(), 'demo-home-'));
+		const { code, output } = await runToEnd(command, { timeoutS: 90, env: { HOME: home } });
+		const n8nInHome = fs.existsSync(path.join(home, '.n8n'));
+		fs.rmSync(home, { recursive: true, force: true });
 
 		expect(output).toContain(`Searching "${query}" on ${platform} (${credits} credit`);
 		expect(output).toContain(`Limit ${limit}, through n8n's execution engine`);
@@ -36,6 +43,9 @@ test.each([
 		expect(columns.slice(0, 3)).toEqual(['soundId', 'title', 'creditsCharged']);
 		expect(columns.length).toBeGreaterThanOrEqual(5);
 		expect(columns).toEqual(SIMPLIFIED_FIELDS.filter((field) => columns.includes(field)));
+		// n8n-core's instance settings went into the clone (scripts/demo.sh), not ~/.n8n.
+		expect(output).not.toContain('No encryption key found');
+		expect(n8nInHome).toBe(false);
 		expect(code).toBe(0);
 	},
 );

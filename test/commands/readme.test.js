@@ -22,6 +22,9 @@ const RUNS = {
 	// format writes; npm test runs the same prettier over the same files as a check.
 	'npm run format': ['scripts/test.sh', 'npm run --silent format:check'],
 	'npm run demo': ['test/commands/demo.test.js', "'npm run demo -- jazz photosocial 5'"],
+	'npm run pictures': ['test/nightly/pictures.test.js', "'npm run --silent pictures'"],
+	// The README's install before the first release: its own lines, read from it and run there.
+	'npm install': ['test/e2e/nodeInN8n.e2e.test.js', 'readmeInstall: true'],
 	'npm run bench': ['test/nightly/bench.test.js', 'npm run --silent bench -- --smoke'],
 	'node bench/report.js': ['test/nightly/bench.test.js', 'node bench/report.js'],
 	// Hours in full: run on a few lines.

@@ -63,7 +63,7 @@ class Scenario {
 	filesDir = ''; // the folder n8n may read and write (N8N_RESTRICT_FILE_ACCESS_TO)
 	/** @type {string[]} */ active = []; // workflows the current test activated
 
-	/** @param {{ model?: boolean, start?: boolean }} options */
+	/** @param {{ model?: boolean, start?: boolean, readmeInstall?: boolean }} options */
 	constructor(options) {
 		this.options = options;
 	}
@@ -75,7 +75,8 @@ class Scenario {
 		if (this.options.model) {
 			this.model = await startFakeOpenAi({ apiKey: KEYS.openAi, query: 'rainy lofi' });
 		}
-		this.userFolder = await n8n.createN8nUserFolder({ packageTarball: tarball });
+		const { readmeInstall: asReadme } = this.options;
+		this.userFolder = await n8n.createN8nUserFolder({ packageTarball: tarball, asReadme });
 		// The examples' .n8n-files, relative to the folder n8n runs in (its user folder here, as
 		// /home/node in n8n's Docker image); outside <userFolder>/.n8n, which n8n blocks.
 		this.filesDir = path.join(this.userFolder, '.n8n-files');
@@ -223,8 +224,10 @@ class Scenario {
 
 /**
  * The real n8n of one test file, its hooks registered (see the top of this file).
- * @param {{ model?: boolean, start?: boolean }} [options] model: the fake OpenAI model too;
- *   start: false when the file starts n8n itself (scenario.start()), after headless cases
+ * @param {{ model?: boolean, start?: boolean, readmeInstall?: boolean }} [options] model: the
+ *   fake OpenAI model too; start: false when the file starts n8n itself (scenario.start()), after
+ *   headless cases; readmeInstall: the package installed by the README's own lines
+ *   (test/harness/n8n/readmeInstall.js), not as n8n's installer does
  */
 function useN8n(options = {}) {
 	const scenario = new Scenario(options);

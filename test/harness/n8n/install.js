@@ -10,6 +10,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { supervise } = require('../supervisor');
+const { installAsTheReadmeSays } = require('./readmeInstall');
 
 const HOST_DIR = path.resolve(__dirname, '..', '..', '..', 'n8n-host');
 const LIB_SH = path.join(HOST_DIR, 'lib.sh');
@@ -98,14 +99,16 @@ function superviseN8n(args, env, cwd, { tailOnly = false, graceMs }) {
 
 /**
  * An n8n user folder (state in <folder>/.n8n) with an `npm pack` tarball installed as n8n installs
- * a community package: a fresh one in the temp dir, or `folder` (kept, as `npm start` does).
- * @param {{ packageTarball?: string, folder?: string }} [options]
+ * a community package (or, asReadme, by the README's own install lines: readmeInstall.js): a fresh
+ * one in the temp dir, or `folder` (kept, as `npm start` does).
+ * @param {{ packageTarball?: string, folder?: string, asReadme?: boolean }} [options]
  */
-async function createN8nUserFolder({ packageTarball, folder } = {}) {
+async function createN8nUserFolder({ packageTarball, folder, asReadme = false } = {}) {
 	const made = folder ? path.resolve(folder) : fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-user-'));
 	fs.mkdirSync(made, { recursive: true });
 	try {
-		if (packageTarball) {
+		if (packageTarball && asReadme) installAsTheReadmeSays(path.resolve(packageTarball), made);
+		else if (packageTarball) {
 			libSh('install_package_tarball "$1" "$2"', [path.resolve(packageTarball), made]);
 		}
 	} catch (error) {
