@@ -4,15 +4,16 @@
 // first session of `npm start`, with nothing prepared but what it prepares (the demo trend
 // history, test/harness/stack/demoHistory.js): the weekly report draws its chart, a line per top
 // riser, in n8n's own output panel (Show Report's HTML view), and the rising alert writes rising
-// sounds, not a notice, to its CSV file. Screenshots in artifacts/editor/trends/; the report page
-// alone is the README's picture (docs/images/weekly-trend-report.png, replaced with
-// DOCS_IMAGES=1). Their exact figures and file columns are e2e's (test/e2e/cases/trends.js).
+// sounds (the breakout alert: breakouts), not a notice, to its CSV file. Screenshots in
+// artifacts/editor/trends/; the report page alone is the README's picture
+// (docs/images/weekly-trend-report.png, replaced with DOCS_IMAGES=1). Their exact figures and file columns are e2e's (test/e2e/cases/trends.js).
 
 const fs = require('node:fs');
 const path = require('node:path');
 
 const REPORT = path.join('examples', 'weekly-trend-report.json');
 const ALERT = path.join('examples', 'rising-sounds-alert.json');
+const BREAKOUT_ALERT = path.join('examples', 'breakout-alert.json');
 
 /** @typedef {import('../session').EditorSession} EditorSession */
 
@@ -57,12 +58,12 @@ async function reportInN8n({ page }, run, { shot, docsShot }) {
 }
 
 /**
- * After the alert's run: its trigger's memory (seeded a day ago) found rising sounds, and they,
- * not a notice, are the rows of the one CSV it wrote.
- * @param {EditorSession} session @param {any} run @param {string[]} newFiles
+ * After an alert's run: its trigger's memory (seeded a day ago; two for breakouts) found rising
+ * (breakout) sounds, and they, not a notice, are the rows of the one CSV it wrote.
+ * @param {EditorSession} session @param {any} run @param {string[]} newFiles @param {string} trigger
  */
-async function alertWritesRisers({ stack }, run, newFiles) {
-	const items = run.resultData.runData['Rising Sounds'][0].data.main[0].map((i) => i.json);
+async function alertWritesSounds({ stack }, run, newFiles, trigger) {
+	const items = run.resultData.runData[trigger][0].data.main[0].map((i) => i.json);
 	expect(items.length).toBeGreaterThan(0);
 	expect(items.filter((item) => 'notice' in item)).toEqual([]);
 	expect(newFiles).toHaveLength(1);
@@ -85,7 +86,11 @@ function trendChecks(session) {
 	return {
 		[REPORT]: (_, { run }) => folder.step('weekly-report', () => reportInN8n(session, run, folder)),
 		[ALERT]: (_, { run, newFiles }) =>
-			folder.step('rising-alert', () => alertWritesRisers(session, run, newFiles)),
+			folder.step('rising-alert', () => alertWritesSounds(session, run, newFiles, 'Rising Sounds')),
+		[BREAKOUT_ALERT]: (_, { run, newFiles }) =>
+			folder.step('breakout-alert', () =>
+				alertWritesSounds(session, run, newFiles, 'Breakout Sounds'),
+			),
 	};
 }
 

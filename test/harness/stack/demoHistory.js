@@ -4,7 +4,8 @@
 // than "no history yet" in a first session: the reference service's own catalogue on the six days
 // before the stack started (reference-service/catalogue.js), so today's searches continue it, as
 //   - rows of the trend examples' Data Table, marked `source: "demo"` (the report names them);
-//   - the Rising Sound trigger's memory of 24 hours ago, written with the installed TrendState.
+//   - the Rising Sound trigger's memory of 24 hours ago (Breakout Sound's: 48 and 24 hours ago, the
+//     two windows it compares), written with the installed TrendState.
 // Each seeded workflow gets a sticky note saying so. Seeded once per n8n state.
 
 const path = require('node:path');
@@ -82,9 +83,12 @@ async function seedHistoryTable(request, historyWorkflow, nowMs) {
 	return `${rows.length} demo rows (${DEMO_DAYS} days, source "${DEMO_SOURCE}") in Data Table "${HISTORY_TABLE}"`;
 }
 
+/** The triggers given a memory, and the days ago it holds readings of. */
+const SEEDED_DAYS_AGO = { risingSound: [1], breakoutSound: [2, 1] };
+
 /**
- * The workflow with a memory for each Rising Sound trigger: its keywords' sounds read 24 hours
- * ago, the keywords baselined.
+ * The workflow with a memory for each Rising or Breakout Sound trigger: its keywords' sounds read
+ * a day ago (and two, for Breakout Sound), the keywords baselined.
  * @param {any} workflow @param {string} packageDir the installed package @param {number} nowMs
  */
 function withTriggerMemory(workflow, packageDir, nowMs) {
@@ -93,16 +97,19 @@ function withTriggerMemory(workflow, packageDir, nowMs) {
 	const staticData = { ...workflow.staticData };
 	for (const node of workflow.nodes.filter((/** @type {any} */ n) => n.type === TRIGGER_TYPE)) {
 		const { keywords, limit = 50, platform = 'shortvideo', event } = node.parameters;
-		if (event !== 'risingSound' || platform !== 'shortvideo') continue;
+		const daysAgo = SEEDED_DAYS_AGO[/** @type {'risingSound'} */ (event)];
+		if (!daysAgo || platform !== 'shortvideo') continue;
 		const state = new TrendState({});
-		const at = Math.floor((nowMs - DAY_MS) / 1000);
+		const at = (/** @type {number} */ ago) => Math.floor((nowMs - ago * DAY_MS) / 1000);
 		for (const keyword of keywordsOf(keywords)) {
-			for (const sound of soundsBefore(keyword, limit, 1, nowMs))
-				state.record(`${platform}:${sound.soundId}`, { at, count: sound.postCount });
+			for (const ago of daysAgo) {
+				for (const sound of soundsBefore(keyword, limit, ago, nowMs))
+					state.record(`${platform}:${sound.soundId}`, { at: at(ago), count: sound.postCount });
+			}
 			state.markBaselined(platform, keyword);
 		}
 		const stored = {};
-		state.save(stored, Number.MAX_SAFE_INTEGER, at, 24 * 3600);
+		state.save(stored, Number.MAX_SAFE_INTEGER, at(1), 24 * 3600);
 		staticData[`node:${node.name}`] = stored;
 	}
 	return { ...workflow, staticData };
@@ -132,9 +139,10 @@ const TABLE_NOTE =
 	`\`source\` = \`${DEMO_SOURCE}\`): the reference service's post counts of the days before npm ` +
 	'start first ran. Your own n8n starts with an empty table: see the other note.';
 const MEMORY_NOTE =
-	"npm start gave this trigger a memory: its keywords' post counts 24 hours ago, from the " +
-	'reference service (demo data). *Execute workflow* shows the sounds that rose since. Your own ' +
-	'n8n starts with no memory: see the other note.';
+	"npm start gave this trigger a memory: its keywords' post counts 24 hours ago (Breakout " +
+	'Sound: 48 and 24 hours ago), from the reference service (demo data). *Execute workflow* ' +
+	'shows the sounds that rose (broke out) since. Your own n8n starts with no memory: see the ' +
+	'other note.';
 
 /**
  * The example workflows as the stack imports them: the trigger's memory and the notes added.
@@ -146,7 +154,7 @@ function seededExamples(examples, packageDir, nowMs) {
 		let { workflow } = entry;
 		const usesTable = JSON.stringify(workflow.nodes).includes(`"${HISTORY_TABLE}"`);
 		const rising = workflow.nodes.some(
-			(/** @type {any} */ n) => n.type === TRIGGER_TYPE && n.parameters.event === 'risingSound',
+			(/** @type {any} */ n) => n.type === TRIGGER_TYPE && n.parameters.event in SEEDED_DAYS_AGO,
 		);
 		if (rising)
 			workflow = withDemoNote(withTriggerMemory(workflow, packageDir, nowMs), MEMORY_NOTE);

@@ -248,7 +248,9 @@ class Stack {
 		// Seeded after the hash: its timestamps must not make every restart import again.
 		const installed = path.join(folder, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME);
 		all.splice(1, Infinity, ...seededExamples(examples.workflows, installed, Date.now()));
-		this.demoData.push('the Rising Sound trigger remembers post counts of 24 hours ago');
+		this.demoData.push(
+			'the Rising and Breakout Sound triggers remember post counts of the days before',
+		);
 		await n8n.importCredentials(folder, credentials);
 		const batch = await n8n.importFile(
 			folder,
