@@ -94,9 +94,10 @@ export function roundingStep(count: number | null): number {
 }
 
 /**
- * The readings later windows can need, ascending: the latest before the window before (the
- * Breakout Sound pace compares two windows), one per half window within that one, one per
- * window / SLOTS within the latest window, and always the latest (when the sound was last seen).
+ * The readings later windows can need, ascending: one per half window within the window before
+ * the latest (the Breakout Sound pace compares two windows), or the latest before it when none is
+ * near its start; one per window / SLOTS within the latest window; and always the latest (when
+ * the sound was last seen).
  */
 export function samplesToKeep(samples: Sample[], now: number, windowSeconds: number): Sample[] {
 	const tolerance = earlyTolerance(windowSeconds);
@@ -104,7 +105,13 @@ export function samplesToKeep(samples: Sample[], now: number, windowSeconds: num
 	const before = start - windowSeconds;
 	const stale = now - (STALE_WINDOWS + 1) * windowSeconds;
 	const latest = last(samples);
-	const kept = samples.filter((sample) => sample.at < before && sample.at >= stale).slice(-1);
+	// Polls farther apart than half a window: the reading before the window before is its start.
+	const startsIt = samples.some(
+		(sample) => sample.at >= before && sample.at < before + windowSeconds / 2,
+	);
+	const kept = startsIt
+		? []
+		: samples.filter((sample) => sample.at < before && sample.at >= stale).slice(-1);
 	let lastKept = -Infinity;
 	for (const sample of samples) {
 		if (sample.at < before) continue;

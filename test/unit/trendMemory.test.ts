@@ -20,11 +20,11 @@ function reread(state: TrendState) {
 }
 
 describe('samplesToKeep: the readings later windows can still need', () => {
-	it('hourly polls for three days: the last before the window before, one per half window in it, one per eighth within the window, the latest', () => {
+	it('hourly polls for three days: one per half window in the window before, one per eighth within the window, the latest', () => {
 		const hourly = Array.from({ length: 73 }, (_, hour) => at((72 - hour) * HOUR));
 
 		expect(agesOf(samplesToKeep(hourly, NOW, DAY))).toEqual([
-			49, 48, 36, 24, 21, 18, 15, 12, 9, 6, 3, 0,
+			48, 36, 24, 21, 18, 15, 12, 9, 6, 3, 0,
 		]);
 	});
 
@@ -62,8 +62,8 @@ describe('TrendState: the memory in static data', () => {
 		state.record('photosocial:x', at(0, null));
 		const { stored } = reread(state);
 
-		// [flags, t0 - firstSeenAt, t0, c0], then (seconds, posts) from the reading before: 49 h
-		// ago, 48 h, 36 h, 24 h, every 3 h.
+		// [flags, t0 - firstSeenAt, t0, c0], then (seconds, posts) from the reading before: 48 h
+		// ago, 36 h, 24 h, every 3 h.
 		const everyThreeHours = Array.from({ length: 8 }, () => [3 * HOUR, 3]).flat();
 		const halfDays = [12 * HOUR, 12, 12 * HOUR, 12];
 		expect(stored.trends).toEqual({
@@ -71,16 +71,7 @@ describe('TrendState: the memory in static data', () => {
 			baselined: [],
 			lastPollAt: NOW,
 			sounds: {
-				'shortvideo:7': [
-					0,
-					23 * HOUR,
-					NOW - 49 * HOUR,
-					9951,
-					HOUR,
-					1,
-					...halfDays,
-					...everyThreeHours,
-				],
+				'shortvideo:7': [0, 24 * HOUR, NOW - 48 * HOUR, 9952, ...halfDays, ...everyThreeHours],
 				'photosocial:x': [0, 0, NOW],
 			},
 		});
