@@ -9,7 +9,7 @@ export class SoundSearch implements INodeType {
 	// routing below when it calls the tool directly (MCP Server Trigger): the same run (search.ts).
 	customOperations = { sound: { search: searchSounds } };
 
-	// The credential's Test button (nodes/shared/credentialTest.ts), named by `testedBy` below.
+	// The credential's test (nodes/shared/credentialTest.ts), named by `testedBy` below.
 	methods = { credentialTest: { soundSearchApiTest: testSoundSearchApi } };
 
 	description: INodeTypeDescription = {

@@ -8,7 +8,8 @@ import { baseUrlNotValid, credentialTestFailed, notTheService } from './errors';
 import { parseBaseUrl } from './input';
 import { failedCall } from './transport';
 
-// The credential's Test button, run by n8n through `testedBy` in both nodes' credential entry: one
+// The credential's test, run by n8n through `testedBy` in both nodes' credential entry (when the
+// credential is saved or opened; n8n 2.x and 1.123 have no Test button): one
 // search with an empty query, which the service refuses before any fetch and never charges, but
 // only after it has checked the key. A function rather than the credential's declarative `test`:
 // that one shows n8n's raw codes ("ECONNREFUSED", "Not Found") and fails a good key when the

@@ -9,7 +9,7 @@ import { API_KEY, REVOKED_KEY, useReferenceService } from '../harness/engine/sea
 import { startPathPrefixProxy } from '../harness/pathPrefixProxy';
 import { closedPort, startWebPage } from '../harness/webPage';
 
-// The credential's Test button as n8n runs it (../harness/engine/credentialTester.ts) against the
+// The credential's test as n8n runs it on save and open (../harness/engine/credentialTester.ts) against the
 // reference service: one free call, and for each usual mistake the package's own message.
 
 const { service, calls } = useReferenceService();

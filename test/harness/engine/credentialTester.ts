@@ -10,7 +10,7 @@ import { SoundSearch } from '../../../nodes/SoundSearch/SoundSearch.node';
 import { SoundSearchTrigger } from '../../../nodes/SoundSearchTrigger/SoundSearchTrigger.node';
 import type { Credentials } from './engine';
 
-// What n8n's credential tester does when the Test button is pressed (packages/cli,
+// What n8n's credential tester does when a credential is saved or opened (packages/cli,
 // credentials-tester.service.ts, 2.41): a credential type's own `test` wins; else the node that
 // lists the credential with `testedBy: '<name>'` supplies `methods.credentialTest.<name>`, which
 // n8n calls with n8n-core's CredentialTestContext and the credential's decrypted data.
@@ -29,7 +29,7 @@ export const credentialHasOwnTest = () => Boolean((new SoundSearchApi() as ICred
 
 export const NODES_WITH_THE_CREDENTIAL = { SoundSearch, SoundSearchTrigger };
 
-/** Presses the Test button of a Sound Search API credential holding `data`. */
+/** Tests a Sound Search API credential holding `data`, as n8n does on save and open. */
 export async function runCredentialTest(data: Credentials): Promise<INodeCredentialTestResult> {
 	const test = credentialTestOf(new SoundSearch());
 	if (!test || credentialHasOwnTest()) throw new Error("n8n would not run the nodes' test");
