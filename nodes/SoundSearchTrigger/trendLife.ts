@@ -25,8 +25,12 @@ const SECONDS_PER_DAY = 86400;
 /** "Accelerating" and "slowing" need the pace up by a quarter, or down by a fifth, for sure. */
 const ACCELERATING = 1.25;
 const SLOWING = 0.8;
-/** Each of the two windows compared must span at least this share of the window. */
-const MIN_SPAN_SHARE = 0.75;
+/**
+ * The latest window must span at least this share of a window (its start is kept to an eighth of
+ * one), the window before at least BEFORE_SHARE (the memory keeps it in half-window steps).
+ */
+const LATEST_SHARE = 0.75;
+const BEFORE_SHARE = 0.5;
 
 /** What a pace between two readings can be, given the counts' rounding (1.2M: 100,000 posts). */
 interface PaceRange {
@@ -38,8 +42,8 @@ interface PaceRange {
 /**
  * The sound's life from its readings before now and the latest window's growth: the pace of the
  * window before (the reading about a window before the one the growth starts from), their ratio,
- * the stage, and whether it is a breakout. Too little history (under two windows): stage "new",
- * no pace before, no acceleration, no breakout.
+ * the stage, and whether it is a breakout. Too little history for two windows: stage "new", no
+ * pace before, no acceleration, no breakout.
  */
 export function lifeOf(
 	history: Sample[] | undefined,
@@ -50,12 +54,14 @@ export function lifeOf(
 	const start: Sample = { at: growth.windowStart, count: growth.postCountThen };
 	const now: Sample = { at: growth.windowStart + growth.spanSeconds, count: growth.postCountNow };
 	const before = history && referenceSample(history, start.at, windowSeconds);
-	const enough = (from: Sample, to: Sample) => to.at - from.at >= MIN_SPAN_SHARE * windowSeconds;
+	const spans = (from: Sample, to: Sample, share: number) =>
+		to.at - from.at >= share * windowSeconds;
 	const latest = paceRange(start, now);
 	const earlier = before && paceRange(before, start);
 	// No post counts (the photo-and-video platform): no pace, no stage.
 	if (now.count === null) return unknown(null);
-	if (!before || !enough(before, start) || !enough(start, now)) return unknown('new');
+	const young = !before || !spans(before, start, BEFORE_SHARE) || !spans(start, now, LATEST_SHARE);
+	if (young) return unknown('new');
 	if (!latest || !earlier) return unknown(null);
 	const strength = latest.least / Math.max(earlier.most, 1);
 	const breakout =

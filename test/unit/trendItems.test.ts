@@ -74,3 +74,29 @@ it('Rising Sound: of two sounds grown by the same %, the one grown by more posts
 		['small', 2, 50, 5_001],
 	]);
 });
+
+it('hourly polls for four days: from a day and a half on, every poll has both paces, read back from the memory as saved', () => {
+	let stored = {};
+	const stages: unknown[] = [];
+	for (let hour = 0; hour <= 96; hour++) {
+		const at = NOW + hour * 3600;
+		const state = new TrendState(JSON.parse(JSON.stringify(stored)) as Record<string, unknown>);
+		// 2,400 posts a day, exact counts.
+		const { items } = trendItems(
+			state,
+			[search('lofi')],
+			[pageOf(['a', 20_001 + 100 * hour])],
+			{ ...NEW, manual: true },
+			at,
+		);
+		stored = {};
+		state.save(stored, 100, at, DAY);
+		if (hour >= 36)
+			stages.push(
+				fields({ items, soundsChecked: 1 }, 'stage', 'postsPerDayBefore', 'postsPerDay')[0],
+			);
+	}
+	expect(new Set(stages.map((stage) => JSON.stringify(stage)))).toEqual(
+		new Set([JSON.stringify(['steady', 2400, 2400])]),
+	);
+});
