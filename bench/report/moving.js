@@ -36,7 +36,8 @@ const row = (target, result, misses) => ({
 const notMeasured = (target) => ({ target, result: '–', verdict: NOT_MEASURED, where: '' });
 /** What falls short of at least `least` (a share), as "N points". */
 const below = (value, least) => (value >= least ? [] : [points(least - value)]);
-const above = (value, most, what) => (value <= most ? [] : [`${points(value - most)} ${what}`]);
+const above = (value, most, what = '') =>
+	value <= most ? [] : [`${points(value - most)}${what && ` ${what}`}`];
 
 function raisedRows(c) {
 	const targets = [
@@ -110,7 +111,7 @@ function bucketRow(c) {
 				`run ${r.run}: **${pct(refusedShare(r))}** refused (${int(r.refused)} of ${int(r.calls)}), ${pct(shareOf(r))} of the ideal (${load(r)})`,
 		)
 		.join(', ');
-	return row(target, `${text}; ${int(c.keywords)} keywords`, above(most, TARGET.bucketRefused, ''));
+	return row(target, `${text}; ${int(c.keywords)} keywords`, above(most, TARGET.bucketRefused));
 }
 
 /** The summary's rows for issue 50's new targets (queue mode: docs/running-at-scale.md). */
