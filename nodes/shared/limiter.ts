@@ -1,72 +1,76 @@
 import { sleep } from 'n8n-workflow';
 import { RunStopped, type FailedCall } from './errors';
 
-// The pace of the calls to one service: two gates, each a published algorithm, and whichever is
-// tighter holds a call back.
-// 1. Calls in flight, by AIMD (additive increase, multiplicative decrease) as in Netflix's
-//    concurrency-limits AIMDLimit: a refusal or a dropped connection multiplies the limit down,
-//    at most once per wave; an answer while the limit is in use adds one.
-// 2. A window gate: at most `limit` calls started in any rolling window, as the service announces
-//    it in its rate-limit headers (IETF RateLimit draft-11 and draft-8, X-RateLimit-*) or, without
-//    them, as one reading of a refusal: our calls the service took in the Retry-After before it.
-//    A Retry-After closes the gate until it has passed, whatever else is known.
-// One Limiter per service (credential and Base URL) in this n8n process, shared by every run and
-// execution: runs on one key share its quota instead of each pacing to all of it. Plain values.
+// The pace of the calls to one service: two gates that keep adapting, each by a published rule.
+// 1. Calls in flight, by BBR's `inflight_hi` (draft-ietf-ccwg-bbr): cruise where refusals began,
+//    probe one above it once a refused probe's cost is a few percent of the time since, and grow
+//    while probes are answered (Netflix concurrency-limits AIMDLimit's additive increase).
+// 2. The send rate: as the service states it (IETF RateLimit draft-11/-8, X-RateLimit-*), not
+//    learnt; else learnt without end by the AWS SDKs' adaptive retry mode (botocore adaptive.py,
+//    aws-sdk-js-v3 DefaultRateLimiter): a token bucket off until the first throttle, CUBIC's rate.
+// A refusal sent with no more calls in flight than a count already answered is the rate's, with
+// more the cap's. A Retry-After closes both. One Limiter per service (credential and Base URL) in
+// this n8n process, shared by its runs and executions. Plain values.
 
 /** The headers of an answer, names lower-case (as n8n's HTTP helper gives them). */
 export type Headers = Record<string, unknown>;
 
 /** What the service said of its quota: a count per window, and what is left of it. */
-export interface Announced {
-	limit?: number;
-	windowMs?: number;
-	remaining?: number;
-	resetMs?: number;
-}
+export type Announced = { limit?: number; windowMs?: number; remaining?: number; resetMs?: number };
 
 /** A call the gates let through; `done` once, with what came back. */
-export interface Permit {
-	done: (answer: FailedCall) => void;
-}
+export type Permit = { done: (answer: FailedCall) => void };
 
-/** A refusal multiplies the limit on calls in flight by this (TCP Reno's factor). */
-const BACKOFF = 0.5;
-/**
- * A call counts against a window from when its run gets the permit, the service's from when it
- * arrives: n8n sends some calls late. The window is taken this much longer so that they do not
- * arrive in the window before.
- */
+/** CUBIC as the AWS SDKs set it: the rate falls to BETA of W_max and grows back by C·(t − K)³. */
+const BETA = 0.7;
+const SCALE = 0.4;
+/** The learnt rate never falls below this (calls a second; AWS's minimum fill rate). */
+const MIN_RATE = 0.5;
+/** A refused probe costs one call and a Retry-After: probes come this many Retry-Afters apart. */
+const PROBE_SPACING = 20;
+/** A stated window is taken this much longer: n8n sends some calls after it got their permit. */
 const WINDOW_MARGIN = 0.05;
-/** A refusal without Retry-After closes the gate this long. */
+/** A refusal without Retry-After closes the gates this long. */
 const DEFAULT_RETRY_MS = 1000;
-/** Calls remembered for the window gate: enough for any quota a run can use. */
+/** Calls remembered for a stated window: enough for any quota a run can use. */
 const STARTS_KEPT = 2000;
 /** Services remembered in this process, the least recently used forgotten first. */
 const SERVICES_KEPT = 100;
 
 const DROPPED_CODES = new Set(['ECONNRESET', 'ECONNREFUSED']);
 
-type Start = { seq: number; at: number };
-type Waiter = { maxInFlight: number; start: (granted: Start) => void; stop: (e: Error) => void };
+/** A call let through: its order, when, and the calls in flight with it (itself included). */
+type Start = { seq: number; at: number; inFlight: number };
+type Waiter = { maxInFlight: number; start: (granted: Start) => void };
+
+/** The learnt rate: CUBIC's W_max (calls a second), when it was read, the last call it let out. */
+type Rate = { wMax: number; at: number; plateauMs: number; sentAt: number };
+/** A refusal that lowered a gate: calls sent before `seq` were out with it (one wave). */
+type Wave = { seq: number; at: number; sentAt: number; windowMs: number };
 
 export class Limiter {
-	private limit: number;
 	private inFlight = 0;
 	private nextSeq = 0;
-	/** Calls started before this belong to a wave whose refusal already lowered the limit. */
-	private waveSeq = 0;
-	/** Stated by the service's headers, or read from its refusals. */
+	/** BBR's inflight_hi: the most calls in flight known to be taken; none until a cap refuses. */
+	private inflightHi: number | undefined;
+	/** The most calls in flight at which a call was answered: fewer, and a refusal is the rate's. */
+	private safe = 0;
+	/** No probe above inflight_hi before this. */
+	private probeAt = 0;
+	/** A gate is lowered once a wave: by refusals of calls sent after its last lowering. */
+	private capSeq = 0;
+	private rateSeq = 0;
+	/** The rate is read once a throttle's Retry-After has passed: its wave's refusals are in. */
+	private reading: Wave | undefined;
+	/** A stated quota, paced to as stated. */
 	private quota: { limit: number; windowMs: number } | undefined;
+	private rate: Rate | undefined;
 	private closedUntil = 0;
-	/** A refusal's reading of the quota, taken once the refusals of its wave are in. */
-	private reading: { at: number; windowMs: number } | undefined;
 	private readonly starts: Start[] = [];
 	private readonly queue: Waiter[] = [];
 	private wakeAt: number | undefined;
 
-	constructor(private ceiling: number) {
-		this.limit = ceiling;
-	}
+	constructor(private ceiling: number) {}
 
 	/** Waits until both gates let a call through, or the signal stops the run. */
 	async acquire(maxInFlight: number, signal?: AbortSignal): Promise<Permit> {
@@ -83,7 +87,6 @@ export class Limiter {
 					signal?.removeEventListener('abort', onAbort);
 					resolve(granted);
 				},
-				stop: reject,
 			};
 			signal?.addEventListener('abort', onAbort, { once: true });
 			this.queue.push(waiter);
@@ -95,15 +98,25 @@ export class Limiter {
 		return this.permitFor(start);
 	}
 
-	/** The limit on calls in flight, the quota paced to and how long the window gate stays shut. */
+	/** What is known: inflight_hi, the stated quota, the learnt rate, how long the gates stay shut. */
 	state(now = Date.now()) {
+		const rate = this.rate && this.fillRate(now);
 		const closedForMs = Math.max(0, this.openAt(now) - now);
-		return { limit: this.limit, quota: this.quota && { ...this.quota }, closedForMs };
+		return { inflightHi: this.inflightHi, quota: this.quota, rate, closedForMs };
+	}
+
+	/** The calls in flight the gate lets out: inflight_hi, and one more while a probe is due. */
+	private cap(now: number, maxInFlight: number) {
+		const hi = this.inflightHi;
+		const cap = hi === undefined ? this.ceiling : now >= this.probeAt ? hi + 1 : hi;
+		return Math.min(cap, maxInFlight);
 	}
 
 	private openAt(now: number): number {
 		const quota = this.quota;
-		if (!quota) return this.closedUntil;
+		// AWS's token bucket, holding one call at most: a quota's window counts a burst too.
+		const paced = this.rate ? this.rate.sentAt + 1000 / this.fillRate(now) : now;
+		if (!quota) return Math.max(this.closedUntil, paced);
 		const since = now - quota.windowMs * (1 + WINDOW_MARGIN);
 		const recent = this.starts.filter((start) => start.at > since).map((start) => start.at);
 		if (recent.length < quota.limit) return this.closedUntil;
@@ -111,13 +124,29 @@ export class Limiter {
 		return Math.max(this.closedUntil, oldest + quota.windowMs * (1 + WINDOW_MARGIN));
 	}
 
-	/** Starts waiting calls while both gates let them; wakes itself when the window gate opens. */
+	/**
+	 * CUBIC: C·(t − K)³ + W_max, K = ∛(W_max·(1 − β)/C), back at W_max in K; flat there for the
+	 * probe spacing (its cost a few percent), then above it.
+	 */
+	private fillRate(now: number): number {
+		const rate = this.rate;
+		if (!rate) return Infinity;
+		const t = (now - rate.at) / 1000;
+		const k = Math.cbrt((rate.wMax * (1 - BETA)) / SCALE);
+		const x = t < k ? t - k : Math.max(0, t - k - rate.plateauMs / 1000);
+		return Math.max(MIN_RATE, SCALE * x ** 3 + rate.wMax);
+	}
+
+	/** Starts waiting calls while both gates let them; wakes itself when one opens. */
 	private pump() {
 		const now = Date.now();
-		if (this.reading && now >= this.closedUntil) this.readQuota(this.reading);
+		if (this.reading && now >= this.closedUntil) this.readRate(this.reading);
 		while (this.queue.length > 0) {
-			const cap = Math.min(this.limit, this.queue[0].maxInFlight);
-			if (this.inFlight >= cap) return;
+			const { maxInFlight } = this.queue[0];
+			if (this.inFlight >= this.cap(now, maxInFlight)) {
+				if (this.inFlight < this.cap(Infinity, maxInFlight)) this.wake(this.probeAt);
+				return;
+			}
 			const openAt = this.openAt(now);
 			if (openAt > now) return this.wake(openAt);
 			this.queue.shift()?.start(this.take(now));
@@ -134,8 +163,9 @@ export class Limiter {
 	}
 
 	private take(now: number): Start {
-		const start = { seq: this.nextSeq++, at: now };
 		this.inFlight += 1;
+		const start = { seq: this.nextSeq++, at: now, inFlight: this.inFlight };
+		if (this.rate) this.rate.sentAt = now;
 		this.starts.push(start);
 		if (this.starts.length > STARTS_KEPT) this.starts.shift();
 		return start;
@@ -156,52 +186,57 @@ export class Limiter {
 
 	private settle(start: Start, answer: FailedCall, now: number) {
 		const headers = answer.headers ?? {};
-		const refused = answer.status === 429;
-		if (refused) {
-			// Not counted by the service: it leaves the window.
-			this.starts.splice(this.starts.indexOf(start), 1);
-			const waitMs = refusalWaitMs(headers, now);
-			this.closedUntil = Math.max(this.closedUntil, now + waitMs);
-			// Read from the first refusal of its wave: n8n reads the others later, some after the window.
-			if (!this.quota) this.reading ??= { at: now, windowMs: waitMs };
-		}
 		this.readHeaders(announcedIn(headers, now), now);
+		const refused = answer.status === 429;
 		if (refused || (answer.code !== undefined && DROPPED_CODES.has(answer.code))) {
-			this.backOff(start);
-		} else if (
-			// AIMD's increase, only while half the limit is in use: then the limit may be what
-			// holds calls back; a run that uses less would raise it without learning anything.
-			answer.status !== undefined &&
-			answer.status < 500 &&
-			this.inFlight * 2 >= this.limit
-		) {
-			this.limit = Math.min(this.ceiling, this.limit + 1);
+			const waitMs = refusalWaitMs(headers, now);
+			if (refused) {
+				// Not counted by the service: it leaves the window.
+				this.starts.splice(this.starts.indexOf(start), 1);
+				this.closedUntil = Math.max(this.closedUntil, now + waitMs);
+			}
+			const wave = { seq: this.nextSeq, at: now, sentAt: start.at, windowMs: waitMs };
+			if (start.inFlight > this.safe) {
+				if (start.seq >= this.capSeq) this.capAt(start, wave);
+			} else if (start.seq >= this.rateSeq && !this.quota) {
+				this.reading = wave;
+				this.rateSeq = wave.seq;
+			}
+		} else if (answer.status !== undefined && answer.status < 500) {
+			this.safe = Math.max(this.safe, start.inFlight);
+			// While probing, AIMD's additive increase: one more for an answer while the limit is in use.
+			const hi = this.inflightHi;
+			if (hi !== undefined && now >= this.probeAt && this.inFlight * 2 >= hi) {
+				this.inflightHi = Math.min(this.ceiling, Math.max(hi, start.inFlight) + 1);
+			}
 		}
 	}
 
-	/** AIMD's decrease, once for the calls that were already out when the first refusal came. */
-	private backOff(start: Start) {
-		if (start.seq < this.waveSeq) return;
-		this.waveSeq = this.nextSeq;
-		this.limit = Math.max(1, Math.floor(this.limit * BACKOFF));
+	/** BBR: refusals begin above this many in flight. A refused probe spaces the next one. */
+	private capAt(start: Start, wave: Wave) {
+		const probe = this.inflightHi !== undefined;
+		this.inflightHi = Math.max(1, start.inFlight - 1);
+		this.capSeq = wave.seq;
+		if (probe) this.probeAt = wave.at + wave.windowMs * PROBE_SPACING;
 	}
 
 	/**
-	 * Without headers, a refusal after a full window tells the quota: the calls of ours that the
-	 * service took in the Retry-After before it. Read once its wave's refusals are in.
+	 * A throttle (AWS): W_max is the rate the service took, our calls in the Retry-After before the
+	 * refusal; the rate drops to β of it. A wave with none taken tells nothing.
 	 */
-	private readQuota({ at, windowMs }: { at: number; windowMs: number }) {
-		// No quota to keep: headers that state one clear the reading (readHeaders).
+	private readRate({ at, sentAt, windowMs }: Wave) {
 		this.reading = undefined;
-		const taken = this.starts.filter((start) => start.at > at - windowMs && start.at <= at).length;
-		if (taken > 0) this.quota = { limit: taken, windowMs };
+		const taken = this.starts.filter((s) => s.at > sentAt - windowMs && s.at <= sentAt).length;
+		if (taken === 0) return;
+		const wMax = taken / (windowMs / 1000);
+		this.rate = { wMax, at, plateauMs: windowMs * PROBE_SPACING, sentAt: 0 };
 	}
 
 	/** A quota the service states is paced to; none left, without a window, holds off till the reset. */
 	private readHeaders({ limit, windowMs, remaining, resetMs }: Announced, now: number) {
 		if (limit !== undefined && windowMs !== undefined) {
 			this.quota = { limit, windowMs };
-			this.reading = undefined;
+			this.rate = this.reading = undefined;
 		} else if (remaining === 0 && resetMs !== undefined) {
 			this.closedUntil = Math.max(this.closedUntil, now + resetMs);
 		}

@@ -24,6 +24,16 @@ async function take(limiter: Limiter, count: number, maxInFlight = 100): Promise
 	);
 }
 
+/** A call asked for now is held `heldMs`, and let through within `slackMs` after. */
+async function expectGrantedAfter(limiter: Limiter, heldMs: number, slackMs: number) {
+	let granted = false;
+	void limiter.acquire(100).then(() => (granted = true));
+	await jest.advanceTimersByTimeAsync(heldMs);
+	expect(granted).toBe(false);
+	await jest.advanceTimersByTimeAsync(slackMs);
+	expect(granted).toBe(true);
+}
+
 /** Whether a call asked for now is let through within `ms`. */
 async function grantedWithin(limiter: Limiter, ms: number, maxInFlight = 100) {
 	let granted = false;
@@ -77,44 +87,118 @@ describe('what the headers say of a quota', () => {
 	});
 });
 
-describe('the gate on calls in flight (AIMD)', () => {
+describe('the gate on calls in flight (inflight_hi)', () => {
 	it('starts at Max Calls in Flight and lets no more out', async () => {
 		const limiter = new Limiter(3);
 		await take(limiter, 3, 3);
 		expect(await grantedWithin(limiter, 1000, 3)).toBe(false);
 	});
 
-	it("halves once for a wave's refusals, again for a refusal of a call sent after that", async () => {
+	it('a refusal above every count answered is the cap: inflight_hi where refusals began, once a wave', async () => {
 		const limiter = new Limiter(40);
-		const wave = await take(limiter, 10);
-		for (const permit of wave) permit.done(tooMany({ 'retry-after': '0' }));
-		expect(limiter.state().limit).toBe(20);
-		const [next] = await take(limiter, 1);
-		next.done({ code: 'ECONNRESET' });
-		expect(limiter.state().limit).toBe(10);
+		const wave = await take(limiter, 6);
+		for (const permit of wave.slice(0, 3)) permit.done(ok);
+		// Sent with 4 and 5 in flight, above the 3 answered: the cap, read once for the wave.
+		wave[4].done(tooMany({ 'retry-after': '0' }));
+		wave[3].done(tooMany({ 'retry-after': '0' }));
+		wave[5].done({ code: 'ECONNRESET' });
+		expect(limiter.state()).toMatchObject({ inflightHi: 4, rate: undefined });
 	});
 
-	it('grows by one an answer while half of it is in use, up to the largest Max Calls in Flight', async () => {
+	it('cruises at inflight_hi; a refused probe above it waits 20 Retry-Afters for the next', async () => {
 		const limiter = new Limiter(40);
-		const [refused] = await take(limiter, 1);
-		refused.done(tooMany({ 'retry-after': '0' }));
-		const busy = await take(limiter, 12);
-		busy[0].done(ok);
-		expect(limiter.state().limit).toBe(21);
-		const [idle] = await take(limiter, 1);
-		for (const permit of busy.slice(1)) permit.done({ status: 500 });
-		idle.done(ok);
-		expect(limiter.state().limit).toBe(21);
+		const wave = await take(limiter, 3);
+		wave[0].done(ok);
+		wave[2].done(tooMany({ 'retry-after': '1' }));
+		wave[1].done(ok);
+		// Found, not yet probed: one above it goes once the Retry-After has passed.
+		await jest.advanceTimersByTimeAsync(1000);
+		const [first, second, probe] = await take(limiter, 3);
+		probe.done(tooMany({ 'retry-after': '1' }));
+		first.done(ok);
+		second.done(ok);
+		expect(limiter.state().inflightHi).toBe(2);
+		await jest.advanceTimersByTimeAsync(1000);
+		await take(limiter, 2);
+		await expectGrantedAfter(limiter, 18_900, 200);
+	});
+
+	it('grows while probing by one an answer while half of it is in use, up to Max Calls in Flight', async () => {
+		const limiter = new Limiter(6);
+		const wave = await take(limiter, 4, 6);
+		wave[0].done(ok);
+		wave[3].done(tooMany({ 'retry-after': '0' }));
+		expect(limiter.state().inflightHi).toBe(3);
+		const more = await take(limiter, 2, 6);
+		// Answered with 3 and 2 in flight: one more each; with 1 and none: no more.
+		for (const permit of [more[0], wave[1], wave[2], more[1]]) permit.done(ok);
+		expect(limiter.state().inflightHi).toBe(5);
+		for (const permit of await take(limiter, 6, 6)) permit.done(ok);
+		expect(limiter.state().inflightHi).toBe(6);
 	});
 
 	it("a run with a larger Max Calls in Flight raises the ceiling; a permit's answer counts once", async () => {
 		const limiter = new Limiter(2);
-		const [permit] = await take(limiter, 2, 4);
+		const [permit] = await take(limiter, 4, 4);
 		permit.done(ok);
 		permit.done(ok);
-		expect(limiter.state().limit).toBe(3);
-		await take(limiter, 2, 4);
+		await take(limiter, 1, 4);
 		expect(await grantedWithin(limiter, 0, 4)).toBe(false);
+	});
+});
+
+describe('the learnt rate (CUBIC, as the AWS SDKs)', () => {
+	/** W_max 5/s, K = ∛(W_max × (1 − β) / C) seconds. */
+	const K = Math.cbrt((5 * 0.3) / 0.4);
+
+	/**
+	 * Five calls answered, then at 100 ms one refused with no more in flight (the rate's) and one of
+	 * its wave; a call once the Retry-After has passed reads the rate.
+	 */
+	async function throttled() {
+		const limiter = new Limiter(100);
+		for (const permit of await take(limiter, 5)) permit.done(ok);
+		await jest.advanceTimersByTimeAsync(100);
+		const [refused, late] = await take(limiter, 2);
+		refused.done(tooMany({ 'retry-after': '1' }));
+		late.done(tooMany({ 'retry-after': '1' }));
+		expect(limiter.state()).toMatchObject({ inflightHi: undefined, rate: undefined });
+		await jest.advanceTimersByTimeAsync(1000);
+		(await take(limiter, 1))[0].done(ok);
+		return limiter;
+	}
+
+	it('a refusal at a count already answered is the rate: W_max the calls taken in the Retry-After before it, then β of it, back in K', async () => {
+		const limiter = await throttled();
+		// A second after the refusal: C·(1 − K)³ + W_max.
+		expect(limiter.state().rate).toBeCloseTo(5 + 0.4 * (1 - K) ** 3, 5);
+		expect(limiter.state(100).rate).toBeCloseTo(0.7 * 5, 5);
+		await jest.advanceTimersByTimeAsync(1000);
+		expect(limiter.state().rate).toBe(5);
+	});
+
+	it('holds W_max for 20 Retry-Afters, then grows above it: a limit not confirmed is tried again', async () => {
+		const limiter = await throttled();
+		await jest.advanceTimersByTimeAsync(20_000);
+		expect(limiter.state().rate).toBe(5);
+		await jest.advanceTimersByTimeAsync(3000);
+		const t = (Date.now() - 100) / 1000;
+		expect(limiter.state().rate).toBeCloseTo(5 + 0.4 * (t - K - 20) ** 3, 5);
+	});
+
+	it('paces the calls one by one at the rate', async () => {
+		const limiter = await throttled();
+		await jest.advanceTimersByTimeAsync(3000);
+		(await take(limiter, 1))[0].done(ok);
+		// W_max 5/s: the next a fifth of a second on.
+		await expectGrantedAfter(limiter, 199, 2);
+	});
+
+	it('a quota the headers state replaces the learnt rate: not learnt', async () => {
+		const limiter = await throttled();
+		await jest.advanceTimersByTimeAsync(1000);
+		(await take(limiter, 1))[0].done({ status: 200, headers: { 'ratelimit-policy': '3;w=1' } });
+		expect(limiter.state()).toMatchObject({ quota: { limit: 3, windowMs: 1000 }, rate: undefined });
 	});
 });
 
@@ -161,25 +245,6 @@ describe('the window gate', () => {
 		expect(limiter.state().closedForMs).toBe(0);
 		last.done({ status: 200, headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '3' } });
 		expect(limiter.state().closedForMs).toBe(3000);
-	});
-
-	it('without headers, a refusal reads the quota as the calls taken in the Retry-After before it, once its wave is in', async () => {
-		const limiter = new Limiter(100);
-		(await take(limiter, 1))[0].done(ok);
-		await jest.advanceTimersByTimeAsync(2000);
-		const permits = await take(limiter, 6);
-		permits[4].done(tooMany({ 'retry-after': '1' }));
-		// Read now, the calls still out would count: the reading waits for the Retry-After.
-		permits[5].done(tooMany({ 'retry-after': '1' }));
-		for (const permit of permits.slice(0, 4)) permit.done(ok);
-		let granted = false;
-		void limiter.acquire(100).then(() => (granted = true));
-		await jest.advanceTimersByTimeAsync(1000);
-		expect(limiter.state().quota).toEqual({ limit: 4, windowMs: 1000 });
-		// The window of the four taken at 0 (and its margin) holds the next call until 1,050.
-		expect(granted).toBe(false);
-		await jest.advanceTimersByTimeAsync(50);
-		expect(granted).toBe(true);
 	});
 });
 

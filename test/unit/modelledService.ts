@@ -46,7 +46,9 @@ export function quota(
 	{ flood = [] as number[], headers = false } = {},
 ): Service {
 	const taken = flood.map((ms) => Date.now() + ms);
-	const inWindow = (now: number) => taken.filter((at) => at > now - windowMs);
+	// The flood's later calls join the window as their time comes.
+	const inWindow = (now: number) =>
+		taken.filter((at) => at > now - windowMs && at <= now).sort((a, b) => a - b);
 	const toSlotS = (now: number) => {
 		const window = inWindow(now);
 		if (window.length < limit) return 0;
@@ -66,6 +68,31 @@ export function quota(
 		}),
 	};
 }
+
+/**
+ * A token bucket (a bursty quota): `burst` calls at once, refilled at `perSecond`; a refusal asks
+ * to come back when the next token is due (at least a second, as the reference service rounds).
+ */
+export function tokenBucket(perSecond: number, burst: number): Service {
+	let tokens = burst;
+	let at = Date.now();
+	const refill = (now: number) => {
+		tokens = Math.min(burst, tokens + ((now - at) / 1000) * perSecond);
+		at = now;
+	};
+	return {
+		admit: (now) => {
+			refill(now);
+			return tokens >= 1 ? (tokens -= 1) >= 0 : false;
+		},
+		leave: () => undefined,
+		headers: (_now, taken) => (taken ? {} : retryAfter(1)),
+	};
+}
+
+/** Another client's calls: `perSecond` for `forMs` from now, in ms from now (a `flood`). */
+export const floodFor = (perSecond: number, forMs: number) =>
+	Array.from({ length: Math.floor((forMs / 1000) * perSecond) }, (_, n) => (n * 1000) / perSecond);
 
 /**
  * n8n's one event loop, busy: `startMs` building the run's requests before any is sent, then
@@ -161,12 +188,15 @@ export async function keywordList(count: number, service: Service, options: List
 export async function listsAtOnce(
 	counts: number[],
 	service: Service,
-	options: ListOptions & { shared: boolean },
+	options: ListOptions & { shared: boolean; limiters?: Limiter[] },
 ) {
 	const shared = options.limiter ?? new Limiter(options.maxInFlight ?? 200);
 	const lists = counts.map(
-		async (count) =>
-			await sendList(count, service, { ...options, limiter: options.shared ? shared : undefined }),
+		async (count, n) =>
+			await sendList(count, service, {
+				...options,
+				limiter: options.shared ? shared : options.limiters?.[n],
+			}),
 	);
 	return await onFakeClock(Promise.all(lists));
 }
