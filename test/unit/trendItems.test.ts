@@ -1,3 +1,4 @@
+import type { IDataObject } from 'n8n-workflow';
 import type { SearchInput } from '../../nodes/shared/input';
 import type { SearchPage } from '../../nodes/shared/transport';
 import { trendItems, type TrendRules } from '../../nodes/SoundSearchTrigger/trendItems';
@@ -76,11 +77,11 @@ it('Rising Sound: of two sounds grown by the same %, the one grown by more posts
 });
 
 it('hourly polls for four days: from a day and a half on, every poll has both paces, read back from the memory as saved', () => {
-	let stored = {};
+	let stored: IDataObject = {};
 	const stages: unknown[] = [];
 	for (let hour = 0; hour <= 96; hour++) {
 		const at = NOW + hour * 3600;
-		const state = new TrendState(JSON.parse(JSON.stringify(stored)) as Record<string, unknown>);
+		const state = new TrendState(JSON.parse(JSON.stringify(stored)) as IDataObject);
 		// 2,400 posts a day, exact counts.
 		const { items } = trendItems(
 			state,
