@@ -11,6 +11,6 @@ started=$(date +%s)
 DOCS_IMAGES=1 bash scripts/layer.sh editor "$@"
 echo "[pictures] made in $(($(date +%s) - started)) s:"
 for picture in docs/images/*.png; do
-  changed=$(git status --porcelain -- "$picture" 2>/dev/null | cut -c1-2)
+  changed=$(git status --porcelain -- "$picture" 2>/dev/null | cut -c1-2 || true)
   echo "  $picture ${changed:+(changed: git diff $picture)}"
 done

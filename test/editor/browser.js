@@ -5,7 +5,7 @@
 // a process of ours that close() stops by pid (its process group, its temporary profile removed);
 // the page talks to 127.0.0.1 only. Each concern of the session keeps its screenshots and step
 // times in its own folder under artifacts/editor/ (folder()), and close() writes what the run took
-// and saw to summary.json in each. The docs' pictures: docsShot().
+// and saw to summary.json in each. The docs' pictures: docsShot() (written by `npm run pictures`).
 
 const fs = require('node:fs');
 const path = require('node:path');
@@ -50,7 +50,8 @@ class ShotFolder {
 
 	/**
 	 * A screenshot the docs show (docs/images/<file>.png): kept in the artifacts like any other; it
-	 * replaces the docs' picture only when DOCS_IMAGES=1, so a test run leaves the tree unchanged.
+	 * replaces the docs' picture only when DOCS_IMAGES=1 (`npm run pictures`, scripts/pictures.sh),
+	 * so a test run leaves the tree unchanged.
 	 * @param {string} file
 	 */
 	docsShot = async (file) => {

@@ -28,7 +28,7 @@ const LIMIT = 10;
  * @property {import('playwright-core').Page} page
  * @property {import('../npmStart').NpmStart} stack
  * @property {(name: string) => Promise<void>} shot
- * @property {(name: string) => Promise<void>} docsShot a picture of docs/images/ (DOCS_IMAGES=1)
+ * @property {(name: string) => Promise<void>} docsShot a picture of docs/images/ (npm run pictures)
  */
 /** @typedef {import('playwright-core').Page} Page @typedef {import('playwright-core').Locator} Locator */
 
