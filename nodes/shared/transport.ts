@@ -44,20 +44,33 @@ export function searchSender(
 	return async (request, at) => {
 		let response: IN8nHttpFullResponse;
 		try {
-			response = await ctx.helpers.httpRequestWithAuthentication.call(ctx, 'soundSearchApi', {
-				method: 'GET',
-				headers: { Accept: 'application/json' },
-				...request,
-				json: true,
-				returnFullResponse: true,
-				ignoreHttpStatusErrors: true,
-				...extra,
-			});
+			response = await ctx.helpers.httpRequestWithAuthentication.call(
+				runOf(ctx, request),
+				'soundSearchApi',
+				{
+					method: 'GET',
+					headers: { Accept: 'application/json' },
+					...request,
+					json: true,
+					returnFullResponse: true,
+					ignoreHttpStatusErrors: true,
+					...extra,
+				},
+			);
 		} catch (error) {
 			return { failed: failedCall(error) };
 		}
 		return readAnswer(at, response);
 	};
+}
+
+/**
+ * The context n8n's helper reads the request's abort signal from: n8n 2.x sets the execution's
+ * cancel signal on each authenticated request, over the run's (which that cancel joins).
+ */
+function runOf(ctx: IAllExecuteFunctions, { abortSignal }: PageRequest): IAllExecuteFunctions {
+	if (!abortSignal) return ctx;
+	return Object.create(ctx, { getExecutionCancelSignal: { value: () => abortSignal } });
 }
 
 /** One HTTP answer (any status) as a SearchAnswer; a 2xx that is not a page is a clear error. */
