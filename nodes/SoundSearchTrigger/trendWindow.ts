@@ -94,36 +94,44 @@ export function roundingStep(count: number | null): number {
 }
 
 /**
- * The readings later windows can need, ascending: one per half window within the window before
- * the latest (the Breakout Sound pace compares two windows), or the latest before it when none is
- * near its start; one per window / SLOTS within the latest window; and always the latest (when
- * the sound was last seen).
+ * The readings later windows can need, ascending: within the latest window one per window / SLOTS;
+ * within the window before it (the Breakout Sound pace compares two windows) one per half window,
+ * or the latest before it when none is near its start; the latest before the latest window when
+ * polls leave that window's start bare (Rising Sound's reference); always the latest (when the
+ * sound was last seen).
  */
 export function samplesToKeep(samples: Sample[], now: number, windowSeconds: number): Sample[] {
-	const tolerance = earlyTolerance(windowSeconds);
-	const start = now - windowSeconds - tolerance;
+	const start = now - windowSeconds - earlyTolerance(windowSeconds);
 	const before = start - windowSeconds;
 	const stale = now - (STALE_WINDOWS + 1) * windowSeconds;
+	const within = (from: number, to: number) =>
+		samples.filter((sample) => sample.at >= from && sample.at < to);
+	const latestBefore = (at: number) =>
+		samples.filter((sample) => sample.at < at && sample.at >= stale).slice(-1);
+	const inLatest = spaced(within(start, Infinity), windowSeconds / SLOTS);
+	const inBefore = spaced(within(before, start), windowSeconds / 2);
+	const bare = (from: number, share: number) =>
+		!samples.some((sample) => sample.at >= from && sample.at < from + windowSeconds * share);
+	const kept = [
+		...(bare(before, 1 / 2) ? latestBefore(before) : []),
+		...inBefore,
+		...(bare(start, 1 / SLOTS) ? latestBefore(start).filter((s) => !inBefore.includes(s)) : []),
+		...inLatest,
+	];
 	const latest = last(samples);
-	// Polls farther apart than half a window: the reading before the window before is its start.
-	const startsIt = samples.some(
-		(sample) => sample.at >= before && sample.at < before + windowSeconds / 2,
-	);
-	const kept = startsIt
-		? []
-		: samples.filter((sample) => sample.at < before && sample.at >= stale).slice(-1);
-	let lastKept = -Infinity;
-	for (const sample of samples) {
-		if (sample.at < before) continue;
-		// The window before needs only its pace: a reading every half window is enough for it.
-		const spacing = sample.at < start ? windowSeconds / 2 : windowSeconds / SLOTS;
-		if (sample.at - lastKept < spacing) continue;
-		kept.push(sample);
-		lastKept = sample.at;
-	}
 	// The latest may be kept above already, or be too close to the one kept before it.
 	if (latest && last(kept) !== latest) kept.push(latest);
 	return kept;
+}
+
+/** The first sample, then each at least `spacing` after the one kept before it. */
+function spaced(samples: Sample[], spacing: number): Sample[] {
+	let lastKept = -Infinity;
+	return samples.filter((sample) => {
+		if (sample.at - lastKept < spacing) return false;
+		lastKept = sample.at;
+		return true;
+	});
 }
 
 export const last = <T>(list: T[]): T | undefined => list[list.length - 1];

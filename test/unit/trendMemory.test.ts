@@ -28,6 +28,15 @@ describe('samplesToKeep: the readings later windows can still need', () => {
 		]);
 	});
 
+	it("irregular polls that leave the window's start bare: the latest reading before it too (Rising Sound's reference)", () => {
+		const readings = [at(30 * HOUR), at(26 * HOUR), at(20 * HOUR), at(0)];
+
+		expect(samplesToKeep(readings, NOW, DAY)).toEqual(readings);
+		// Not bare (a reading within an eighth of a window after its start): half-window steps only.
+		const covered = [at(30 * HOUR), at(26 * HOUR), at(23 * HOUR), at(0)];
+		expect(samplesToKeep(covered, NOW, DAY)).toEqual([at(30 * HOUR), at(23 * HOUR), at(0)]);
+	});
+
 	it('a reading exactly a window and the cron tolerance ago is within the window', () => {
 		const start = DAY + 30;
 		const kept = samplesToKeep([at(start), at(start - 60), at(0)], NOW, DAY);
