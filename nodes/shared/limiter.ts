@@ -40,13 +40,13 @@ const SERVICES_KEPT = 100;
 const DROPPED_CODES = new Set(['ECONNRESET', 'ECONNREFUSED']);
 
 /** A call let through: its order, when, and the calls in flight with it (itself included). */
-type Start = { seq: number; at: number; inFlight: number };
+type Start = { seq: number; at: number; inFlight: number; appLimited?: boolean };
 type Waiter = { maxInFlight: number; start: (granted: Start) => void };
 
 /** The learnt rate: CUBIC's W_max (calls a second), when it was read, the last call it let out. */
 type Rate = { wMax: number; at: number; plateauMs: number; sentAt: number };
 /** A refusal that lowered a gate: calls sent before `seq` were out with it (one wave). */
-type Wave = { seq: number; at: number; sentAt: number; windowMs: number };
+type Wave = { seq: number; at: number; windowMs: number; start: Start };
 
 export class Limiter {
 	private inFlight = 0;
@@ -76,6 +76,7 @@ export class Limiter {
 	async acquire(maxInFlight: number, signal?: AbortSignal): Promise<Permit> {
 		this.ceiling = Math.max(this.ceiling, maxInFlight);
 		if (signal?.aborted) throw stopped(signal);
+		const askedAt = Date.now();
 		const start = await new Promise<Start>((resolve, reject) => {
 			const onAbort = () => {
 				this.queue.splice(this.queue.indexOf(waiter), 1);
@@ -94,6 +95,8 @@ export class Limiter {
 		});
 		// Counted from when the run gets it, not when it was granted: n8n may finish other work
 		// (the rest of a run's items) first, and a call counted early lands in the next window.
+		// Let out the moment it asked, no call was waiting for the gate: BBR's app-limited sample.
+		start.appLimited = start.at === askedAt;
 		start.at = Math.max(start.at, Date.now());
 		return this.permitFor(start);
 	}
@@ -163,8 +166,7 @@ export class Limiter {
 	}
 
 	private take(now: number): Start {
-		this.inFlight += 1;
-		const start = { seq: this.nextSeq++, at: now, inFlight: this.inFlight };
+		const start = { seq: this.nextSeq++, at: now, inFlight: ++this.inFlight };
 		if (this.rate) this.rate.sentAt = now;
 		this.starts.push(start);
 		if (this.starts.length > STARTS_KEPT) this.starts.shift();
@@ -195,7 +197,7 @@ export class Limiter {
 				this.starts.splice(this.starts.indexOf(start), 1);
 				this.closedUntil = Math.max(this.closedUntil, now + waitMs);
 			}
-			const wave = { seq: this.nextSeq, at: now, sentAt: start.at, windowMs: waitMs };
+			const wave = { seq: this.nextSeq, at: now, windowMs: waitMs, start };
 			if (start.inFlight > this.safe) {
 				if (start.seq >= this.capSeq) this.capAt(start, wave);
 			} else if (start.seq >= this.rateSeq && !this.quota) {
@@ -214,22 +216,24 @@ export class Limiter {
 
 	/** BBR: refusals begin above this many in flight. A refused probe spaces the next one. */
 	private capAt(start: Start, wave: Wave) {
-		const probe = this.inflightHi !== undefined;
+		if (this.inflightHi !== undefined) this.probeAt = wave.at + wave.windowMs * PROBE_SPACING;
 		this.inflightHi = Math.max(1, start.inFlight - 1);
 		this.capSeq = wave.seq;
-		if (probe) this.probeAt = wave.at + wave.windowMs * PROBE_SPACING;
 	}
 
 	/**
-	 * A throttle (AWS): W_max is the rate the service took, our calls in the Retry-After before the
-	 * refusal; the rate drops to β of it. A wave with none taken tells nothing.
+	 * A throttle (AWS): W_max is our calls the service took in the Retry-After before the refusal
+	 * (none tells nothing), or the rate in force if that call was app-limited (BBR: such a sample
+	 * lowers no estimate); the rate drops to β of it. A refusal at W_max is no probe: spacing stays.
 	 */
-	private readRate({ at, sentAt, windowMs }: Wave) {
+	private readRate({ at, windowMs, start }: Wave) {
 		this.reading = undefined;
+		const [rate, fill, sentAt] = [this.rate, this.fillRate(at), start.at];
 		const taken = this.starts.filter((s) => s.at > sentAt - windowMs && s.at <= sentAt).length;
-		if (taken === 0) return;
-		const wMax = taken / (windowMs / 1000);
-		this.rate = { wMax, at, plateauMs: windowMs * PROBE_SPACING, sentAt: 0 };
+		const wMax = rate && start.appLimited ? fill : taken / (windowMs / 1000);
+		if (wMax === 0) return;
+		const kept = rate && fill <= rate.wMax ? rate.plateauMs : 0;
+		this.rate = { wMax, at, plateauMs: Math.max(kept, windowMs * PROBE_SPACING), sentAt: 0 };
 	}
 
 	/** A quota the service states is paced to; none left, without a window, holds off till the reset. */
@@ -255,10 +259,7 @@ export function limiterFor(serviceKey: string, maxInFlight: number): Limiter {
 	const limiter = limiters.get(serviceKey) ?? new Limiter(maxInFlight);
 	limiters.delete(serviceKey);
 	limiters.set(serviceKey, limiter);
-	for (const oldest of limiters.keys()) {
-		if (limiters.size <= SERVICES_KEPT) break;
-		limiters.delete(oldest);
-	}
+	while (limiters.size > SERVICES_KEPT) limiters.delete([...limiters.keys()][0]);
 	return limiter;
 }
 

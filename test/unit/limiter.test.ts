@@ -186,6 +186,37 @@ describe('the learnt rate (CUBIC, as the AWS SDKs)', () => {
 		expect(limiter.state().rate).toBeCloseTo(5 + 0.4 * (t - K - 20) ** 3, 5);
 	});
 
+	it('a refusal of a call let out the moment it asked (app-limited, BBR) keeps W_max at the rate in force', async () => {
+		const limiter = await throttled();
+		await jest.advanceTimersByTimeAsync(3000);
+		(await take(limiter, 1))[0].done(ok);
+		await jest.advanceTimersByTimeAsync(300);
+		const refusedAt = Date.now();
+		(await take(limiter, 1))[0].done(tooMany({ 'retry-after': '1' }));
+		await jest.advanceTimersByTimeAsync(1000);
+		(await take(limiter, 1))[0].done(ok);
+		// One call taken in the second before it: read from that, W_max would be 1 a second.
+		expect(limiter.state(refusedAt).rate).toBeCloseTo(0.7 * 5, 5);
+	});
+
+	it('a refusal at W_max is no probe: the spacing of 20 Retry-Afters of the last one stays', async () => {
+		const limiter = await throttled();
+		await jest.advanceTimersByTimeAsync(3000);
+		const first = await limiter.acquire(100);
+		const waiting = limiter.acquire(100);
+		await jest.advanceTimersByTimeAsync(200);
+		const paced = await waiting;
+		first.done(ok);
+		const refusedAt = Date.now();
+		paced.done(tooMany({ 'retry-after': '0.5' }));
+		await jest.advanceTimersByTimeAsync(500);
+		(await take(limiter, 1))[0].done(ok);
+		// W_max 2 a second (one call in the half second before); flat for 20 s, not 20 × 0.5 s.
+		const k = Math.cbrt((2 * 0.3) / 0.4);
+		expect(limiter.state(refusedAt + (k + 15) * 1000).rate).toBe(2);
+		expect(limiter.state(refusedAt + (k + 21) * 1000).rate).toBeGreaterThan(2);
+	});
+
 	it('paces the calls one by one at the rate', async () => {
 		const limiter = await throttled();
 		await jest.advanceTimersByTimeAsync(3000);

@@ -90,12 +90,16 @@ describe.each([150, 2000])(
 			it('60 a minute: 90 % at first contact and later', async () => {
 				const runs = await runsOf(2, () => quota(60, 60_000), options);
 				for (const run of runs) expect((3 * 60_000 + latencyMs) / run.ms).toBeGreaterThan(0.89);
-				expect(runs[1].refused).toBeLessThanOrEqual(idle && latencyMs < 1000 ? 0 : 25);
+				expect(runs[1].refused).toBeLessThanOrEqual(idle ? 1 : 25);
 			});
 
-			it('a quota another client of the key used up: every run near what is left of it', async () => {
+			it('a quota another client of the key used up: every run near what is left of it (targets 85 %, none below 75 %)', async () => {
 				const runs = await runsOf(4, () => quota(10, 1000, { flood: Array(10).fill(-5) }), options);
-				for (const run of runs) expect(ideal / run.ms).toBeGreaterThan(0.55);
+				expect(ideal / runs[0].ms).toBeGreaterThan(0.55);
+				// A later run's first refusal comes while its calls were not waiting: it keeps the rate.
+				for (const later of runs.slice(1)) {
+					expect(ideal / later.ms).toBeGreaterThan(idle ? 0.85 : 0.75);
+				}
 			});
 
 			it('two executions at once on one key share its quota: together near it, few refused from the second round', async () => {
