@@ -46,12 +46,9 @@ export const TREND_SIMPLIFIED_FIELDS = [
 interface Found {
 	json: IDataObject;
 	growth: Growth;
-	/** Worked out when needed (history is the sound's readings before this one). */
-	life: Life | (() => Life);
+	life: () => Life;
 	key: string;
 }
-
-const lifeOfFound = ({ life }: Found) => (typeof life === 'function' ? life() : life);
 
 /** A poll's items, and how many sounds it checked (each once, however many keywords found it). */
 export interface TrendOutcome {
@@ -90,11 +87,10 @@ export function trendItems(
 				history && referenceSample(history, now, windowSeconds),
 				reading,
 			);
-			// Every sound's life decides a breakout; otherwise only the emitted sounds' is shown.
-			const life =
-				rules.event === 'breakoutSound'
-					? lifeOf(history, growth, windowSeconds, rules)
-					: () => lifeOf(history, growth, windowSeconds, rules);
+			// Worked out once, when asked: Breakout Sound asks of every sound, the others of those
+			// they emit. `history` gets this reading below; a life reads only those before it.
+			let known: Life | undefined;
+			const life = () => (known ??= lifeOf(history, growth, windowSeconds, rules));
 			state.record(key, reading);
 			found.set(key, {
 				json: { ...json, query: input.query, platform: input.platform },
@@ -116,7 +112,7 @@ export function trendItems(
 			...sound.json,
 			rank: index + 1,
 			...trendFields(sound.growth, rules),
-			...lifeFields(lifeOfFound(sound), state.firstSeenAt(sound.key) ?? now, now),
+			...lifeFields(sound.life(), state.firstSeenAt(sound.key) ?? now, now),
 		},
 	}));
 	return { items, soundsChecked: found.size };
@@ -134,9 +130,9 @@ const KINDS = {
 	},
 	breakoutSound: {
 		flag: IN_REPORTED_BREAKOUT,
-		holds: (sound: Found) => lifeOfFound(sound).breakout,
+		holds: (sound: Found) => sound.life().breakout,
 		order: (a: Found, b: Found) =>
-			lifeOfFound(b).strength - lifeOfFound(a).strength ||
+			b.life().strength - a.life().strength ||
 			(b.growth.postsPerDay ?? 0) - (a.growth.postsPerDay ?? 0),
 	},
 };

@@ -56,12 +56,12 @@ export function lifeOf(
 	const before = history && referenceSample(history, start.at, windowSeconds);
 	const spans = (from: Sample, to: Sample, share: number) =>
 		to.at - from.at >= share * windowSeconds;
-	const latest = paceRange(start, now);
-	const earlier = before && paceRange(before, start);
 	// No post counts (the photo-and-video platform): no pace, no stage.
 	if (now.count === null) return unknown(null);
 	const young = !before || !spans(before, start, BEFORE_SHARE) || !spans(start, now, LATEST_SHARE);
 	if (young) return unknown('new');
+	const [latest, earlier] = [paceRange(start, now), paceRange(before, start)];
+	// A count the service did not report at one of the earlier readings.
 	if (!latest || !earlier) return unknown(null);
 	const strength = latest.least / Math.max(earlier.most, 1);
 	const breakout =
@@ -97,7 +97,7 @@ function stageOf(breakout: boolean, latest: PaceRange, earlier: PaceRange): Stag
  * shown rounded hides up to one step at each end: a step (1.2M → 1.3M) alone is no pace for sure.
  */
 function paceRange(from: Sample, to: Sample): PaceRange | undefined {
-	if (from.count === null || to.count === null || to.at <= from.at) return undefined;
+	if (from.count === null || to.count === null) return undefined;
 	const days = (to.at - from.at) / SECONDS_PER_DAY;
 	const posts = to.count - from.count;
 	const step = Math.max(roundingStep(from.count), roundingStep(to.count));

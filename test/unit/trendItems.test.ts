@@ -101,3 +101,27 @@ it('hourly polls for four days: from a day and a half on, every poll has both pa
 		new Set([JSON.stringify(['steady', 2400, 2400])]),
 	);
 });
+
+it('Breakout Sound: the strongest first, by the least the pace now can be over the most it was; even, the faster', () => {
+	const state = new TrendState({});
+	const searches = [search('lofi')];
+	const breakout: TrendRules = { ...RISING, event: 'breakoutSound' };
+	const day = (offset: number, counts: number[]) =>
+		trendItems(
+			state,
+			searches,
+			[pageOf(...counts.map((count, index): [string, number] => [`s${index}`, count]))],
+			breakout,
+			NOW + offset * DAY,
+		);
+	// Paces of 1,000 a day, then 3,000, 5,000 and 6,000 (three times the first, at 2,000 before).
+	day(0, [5_001, 5_001, 4_001]);
+	day(1, [6_001, 6_001, 6_001]);
+	const poll = day(2, [9_001, 11_001, 12_001]);
+
+	expect(fields(poll, 'soundId', 'rank', 'acceleration')).toEqual([
+		['s1', 1, 5],
+		['s2', 2, 3],
+		['s0', 3, 3],
+	]);
+});

@@ -38,6 +38,8 @@ it('a pace more than doubled, and at least Min Posts per Day: a breakout', () =>
 it('exactly the thresholds count (>=); a pace under Min Posts per Day is none', () => {
 	expect(life([20_001, 21_001, 23_001]).breakout).toBe(true);
 	expect(life([20_001, 21_001, 22_999]).breakout).toBe(false);
+	expect(life([8_001, 8_401, 9_401]).breakout).toBe(true);
+	expect(life([8_001, 8_401, 9_400]).breakout).toBe(false);
 	expect(life([9_001, 9_011, 9_036])).toMatchObject({ acceleration: 2.5, breakout: false });
 });
 
@@ -77,6 +79,22 @@ it('too little history (under two windows, or each under three quarters of one):
 	const growth = growthBetween(undefined, { at: NOW, count: 20_001 });
 	expect(lifeOf(undefined, growth, DAY, RULES)).toMatchObject(young);
 	expect(life([20_001, 21_001, 25_001], 18 * HOUR).stage).toBe('breakout');
+	// No reading a window before the window's start, or one too close to it.
+	const reading = { at: NOW, count: 25_001 };
+	const oneDay = [{ at: NOW - DAY, count: 20_001 }];
+	const noBefore = growthBetween(oneDay[0], reading);
+	expect(lifeOf(oneDay, noBefore, DAY, RULES)).toMatchObject(young);
+	const close = [{ at: NOW - 30 * HOUR, count: 19_001 }, ...oneDay];
+	expect(lifeOf(close, noBefore, DAY, RULES)).toMatchObject(young);
+});
+
+it('paces are per day: windows of 18 hours', () => {
+	// 300 posts, then 900, in three quarters of a day each: 400, then 1,200 a day.
+	expect(life([20_001, 20_301, 21_201], 18 * HOUR)).toMatchObject({
+		postsPerDayBefore: 400,
+		acceleration: 3,
+		stage: 'breakout',
+	});
 });
 
 it('no post counts (the photo-and-video platform): no pace and no stage', () => {
