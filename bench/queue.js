@@ -118,6 +118,10 @@ async function main() {
 	const keys = Array.from({ length: options.repeat + 1 }, (_, i) => `queue-share-key-${i}`);
 	const service = { keys, cacheSeconds: 0, latencyMs: LATENCY_MS, quota: `${QUOTA.limit}/s` };
 	const tarball = options.tarball ?? packageTarball();
+	// A signal while the stack starts stops it once started (startQueueStack cleans up a failure).
+	let stopping = false;
+	const whileStarting = () => void (stopping = true);
+	for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, whileStarting);
 	const stack = await startQueueStack({
 		packageTarball: tarball,
 		service,
@@ -126,8 +130,15 @@ async function main() {
 		log,
 	});
 	const stop = () => stack.stop().then(closeClients);
-	for (const signal of ['SIGINT', 'SIGTERM'])
+	for (const signal of ['SIGINT', 'SIGTERM']) {
+		process.off(signal, whileStarting);
 		process.once(signal, () => void stop().finally(() => process.exit(130)));
+	}
+	if (stopping) {
+		log('a signal came while the stack started: stopping');
+		await stop();
+		return;
+	}
 	try {
 		const reps = [];
 		for (let rep = 1; rep <= options.repeat; rep++)
