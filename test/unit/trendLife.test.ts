@@ -64,6 +64,8 @@ it('a rounded count that steps once (1.2M → 1.3M) at a constant pace is no bre
 		breakout: false,
 		stage: 'steady',
 	});
+	// Into the millions: "1.0M" may be up to 1,099,999, so the larger step (100,000) counts.
+	expect(life([900_000, 905_000, 1_000_000])).toMatchObject({ breakout: false, stage: 'steady' });
 	// Shown to 100: one step more or less on a pace of thousands says nothing either.
 	expect(life([123_400, 125_400, 129_400]).breakout).toBe(false);
 	// Past what the steps can explain: 1.2M, 1.2M, 1.5M is at least 200,000 posts a day.
