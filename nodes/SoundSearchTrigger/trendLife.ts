@@ -17,7 +17,7 @@ export interface Life {
 	acceleration: number | null;
 	stage: Stage | null;
 	breakout: boolean;
-	/** The least the latest pace can be over the most the pace before can be (rounding off). */
+	/** What breakouts are ordered by: `acceleration` as the item shows it (0: too young). */
 	strength: number;
 }
 
@@ -31,6 +31,8 @@ const SLOWING = 0.8;
  */
 const LATEST_SHARE = 0.75;
 const BEFORE_SHARE = 0.5;
+/** A breakout's ratio with rounding against it is at least this share of Min Acceleration. */
+const ROUNDING_SHORTFALL = 0.8;
 
 /** What a pace between two readings can be, given the counts' rounding (1.2M: 100,000 posts). */
 interface PaceRange {
@@ -63,16 +65,15 @@ export function lifeOf(
 	const [latest, earlier] = [paceRange(start, now), paceRange(before, start)];
 	// A count the service did not report at one of the earlier readings.
 	if (!latest || !earlier) return unknown(null);
-	const strength = latest.least / Math.max(earlier.most, 1);
-	const breakout =
-		latest.least >= rules.minPostsPerDay && latest.least >= rules.minAcceleration * earlier.most;
+	// A pace before under a post a day counts as one: a sound at rest that takes off has a ratio.
+	const acceleration = round2(latest.shown / Math.max(earlier.shown, 1));
+	const breakout = isBreakout(latest, earlier, rules);
 	return {
 		postsPerDayBefore: round1(earlier.shown),
-		// A pace before under a post a day counts as one: a sound at rest that takes off has a ratio.
-		acceleration: round2(latest.shown / Math.max(earlier.shown, 1)),
+		acceleration,
 		stage: stageOf(breakout, latest, earlier),
 		breakout,
-		strength,
+		strength: acceleration,
 	};
 }
 
@@ -83,6 +84,23 @@ const unknown = (stage: 'new' | null): Life => ({
 	breakout: false,
 	strength: 0,
 });
+
+/**
+ * Rounded counts both ways. The multiple is one the shown counts allow (an exact doubling shown
+ * rounded reads a little under or over 2), and rounding may take at most a fifth off it (a sound
+ * at 30 % a day whose rounded counts read 2 is none); the pace certainly rose (a step alone,
+ * 1.2M → 1.3M at a constant pace, never passes); and the pace as shown is at least Min Posts per
+ * Day (the item's postsPerDay: a user can check it).
+ */
+function isBreakout(latest: PaceRange, earlier: PaceRange, rules: BreakoutRules): boolean {
+	const multiple = rules.minAcceleration;
+	return (
+		latest.most >= multiple * earlier.least &&
+		latest.least >= ROUNDING_SHORTFALL * multiple * earlier.most &&
+		latest.least > earlier.most &&
+		latest.shown >= rules.minPostsPerDay
+	);
+}
 
 /** Accelerating or slowing only when the rounding of the counts cannot explain it. */
 function stageOf(breakout: boolean, latest: PaceRange, earlier: PaceRange): Stage {

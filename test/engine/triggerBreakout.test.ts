@@ -3,6 +3,7 @@ import { fetchDirect, useReferenceService } from '../harness/engine/searchFixtur
 import { triggersOn, useTrendClock } from '../harness/engine/trigger';
 import {
 	KEYWORDS,
+	POLL_DAYS,
 	SOUNDS_PER_KEYWORD,
 	simulatedSounds,
 	stepOf,
@@ -13,16 +14,16 @@ import {
 
 // Breakout Sound over a simulated month: 500 scripted sounds of the reference service, counts
 // shown rounded (triggerSimulation.ts), polled every 6 hours for 30 days through n8n-core's
-// PollContext, with Add Poll Summary. Every take-off is found by the first poll of its second day;
-// hardly any steady sound (and none for a rounding step) is a breakout; each item's life is the
-// simulation's truth; one summary per poll counts what the poll emitted. The rules one by one:
-// test/unit/trendLife.test.ts.
+// PollContext, with Add Poll Summary. Every take-off (half of them exactly doubling their daily
+// posts, at the default Min Acceleration of 2) is found by the first poll of its second day; hardly
+// any steady sound, compounding up to 30 % a day (and none for a rounding step) is a breakout; each
+// item's life is the simulation's truth; one summary per poll counts what the poll emitted. The
+// rules one by one: test/unit/trendLife.test.ts.
 
 jest.setTimeout(120_000);
 
 const { service, calls } = useReferenceService();
 const clock = useTrendClock(service);
-const POLL_DAYS = 0.25;
 const MONTH = 30;
 
 interface Report {
@@ -102,6 +103,8 @@ it('a simulated month: every take-off found on time, no false breakout to speak 
 
 	for (const report of reports) expectLifeTrue(report, firstPollAt);
 	const table = tableOf(sounds, reports);
+	// Exact doublings (2.0 at a poll; between polls, doublingDay in triggerSimulation.ts) are in.
+	expect(table.takeoff.exactDoublings).toBe(25);
 	// Every take-off, once, by one poll into its second day (the first day is the window before).
 	expect(table.takeoff.missed).toEqual([]);
 	expect(table.takeoff.late).toEqual([]);
@@ -159,6 +162,7 @@ function tableOf(sounds: SimulatedSound[], reports: Report[]) {
 			late: found.filter((f) => (f.pollsAfterSecondDay ?? 0) > 1).map((f) => f.sound.takeoff),
 			reportedTwice: found.filter((f) => f.days.length > 1).map((f) => [f.sound.takeoff, f.days]),
 			pollsAfterSecondDay: found.map((f) => f.pollsAfterSecondDay),
+			exactDoublings: takeoffs.filter((sound) => sound.exactDoubling).length,
 			// A take-off before its day would be a false one.
 			early: found.filter((f) => f.days[0] < (f.sound.takeoff?.day ?? 0)).length,
 		},

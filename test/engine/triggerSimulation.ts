@@ -19,10 +19,14 @@ export interface SimulatedSound {
 	};
 	/** A take-off's day (its pace times `times` from then on). */
 	takeoff?: { day: number; times: number };
+	/** The take-off exactly doubles the trigger's daily new posts (no more). */
+	exactDoubling?: boolean;
 }
 
 export const KEYWORDS = Array.from({ length: 10 }, (_, index) => `simulated ${index}`);
 export const SOUNDS_PER_KEYWORD = 50;
+/** The trigger polls every 6 hours. */
+export const POLL_DAYS = 0.25;
 /** How many of each kind, 500 in all, spread over the keywords. */
 const MIX: Array<[Kind, number]> = [
 	['takeoff', 50],
@@ -42,10 +46,11 @@ function random(seed: number) {
 }
 
 /**
- * The 500 sounds. Take-offs: a steady pace of 2,000 to 20,000 posts a day that is multiplied
- * (2.2 to 5 times, at a poll; 3 to 5 times between polls) on a day from 3 to 27 and stays up;
- * counts under a million when they take off (some pass it after). Flat: no new posts. Linear: 100
- * to 40,000 a day, some passing a million. Compounding: 1 to 20 % a day, many passing a million.
+ * The 500 sounds. Take-offs: a steady pace of 2,000 to 20,000 posts a day that is multiplied on
+ * a day from 3 to 27 and stays up, half of them so that the trigger's daily new posts exactly
+ * double (2 times, at a poll; between polls, doublingDay), the rest up to 5 times; counts under a
+ * million when they take off (some pass it after). Flat: no new posts. Linear: 100 to 40,000 a
+ * day, some passing a million. Compounding: 1 to 30 % a day, many passing a million.
  * Rounding step: a constant 20,000 to 90,000 a day above a million, so the shown count (1.2M)
  * stands still, then steps by 100,000.
  */
@@ -70,22 +75,37 @@ export function simulatedSounds(seed = 51): SimulatedSound[] {
 		};
 		if (kind === 'flat') script.postCount = whole(1_000, 2_000_000);
 		if (kind === 'linear') script.dailyPosts = whole(100, 40_000);
-		if (kind === 'compounding') script.dailyGrowth = Math.round(between(0.01, 0.2) * 1000) / 1000;
+		if (kind === 'compounding') script.dailyGrowth = Math.round(between(0.01, 0.3) * 1000) / 1000;
 		if (kind === 'roundingStep') {
 			script.postCount = whole(1_050_000, 1_900_000);
 			script.dailyPosts = whole(20_000, 90_000);
 		}
 		if (kind === 'takeoff') {
 			const atPoll = position % 5 !== 0;
-			const day = atPoll ? whole(12, 108) / 4 : Math.round(between(3, 27) * 24) / 24;
-			const times = Math.round(between(atPoll ? 2.2 : 3, 5) * 10) / 10;
+			// Between polls: on the half hour, so never at a poll.
+			const day = atPoll ? whole(12, 108) / 4 : Math.round(between(3, 27) * 24) / 24 + 1 / 48;
+			// Every other one exactly doubles the trigger's daily new posts, the rest up to 5 times.
+			const least = atPoll ? 2 : doublingDay(day);
+			const exactDoubling = position % 2 === 0;
+			const times = exactDoubling ? least : Math.round(between(least, 5) * 100) / 100;
 			script.postCount = whole(20_000, 500_000);
 			script.dailyPosts = whole(2_000, 20_000);
 			script.paceChanges = [{ day, times }];
-			sound.takeoff = { day, times };
+			Object.assign(sound, { takeoff: { day, times }, exactDoubling });
 		}
 		return sound;
 	});
+}
+
+/**
+ * The pace change between polls that exactly doubles the trigger's daily new posts. At the first
+ * poll of the take-off's second day, `late` days into it, the day before that poll already holds
+ * `late` days at the new pace: times / (1 + (times - 1) * late) = 2. A pace merely doubled between
+ * polls shows the trigger's days 1.6 to 2 times the posts of the day before, never 2.
+ */
+function doublingDay(day: number) {
+	const late = Math.ceil((day + 1) / POLL_DAYS) * POLL_DAYS - (day + 1);
+	return (2 * (1 - late)) / (1 - 2 * late);
 }
 
 /** The sound's exact count on a day of the simulation (the service shows it rounded). */

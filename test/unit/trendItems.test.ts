@@ -102,7 +102,7 @@ it('hourly polls for four days: from a day and a half on, every poll has both pa
 	);
 });
 
-it('Breakout Sound: the strongest first, by the least the pace now can be over the most it was; even, the faster', () => {
+it('Breakout Sound: the strongest first, by acceleration (as the items show it); even, the faster', () => {
 	const state = new TrendState({});
 	const searches = [search('lofi')];
 	const breakout: TrendRules = { ...RISING, event: 'breakoutSound' };

@@ -15,14 +15,14 @@ const NOW = 1_800_000_000;
 const RULES = { minAcceleration: 2, minPostsPerDay: 1000 };
 
 /** The life of a sound read at 48 h, 24 h ago and now with these counts (24 h window). */
-function life(counts: [number, number, number], spacing = DAY) {
+function life(counts: [number, number, number], spacing = DAY, rules = RULES) {
 	const history: Sample[] = [
 		{ at: NOW - 2 * spacing, count: counts[0] },
 		{ at: NOW - spacing, count: counts[1] },
 	];
 	const reading = { at: NOW, count: counts[2] };
 	const growth = growthBetween(referenceSample(history, NOW, DAY), reading);
-	return lifeOf(history, growth, DAY, RULES);
+	return lifeOf(history, growth, DAY, rules);
 }
 
 it('a pace more than doubled, and at least Min Posts per Day: a breakout', () => {
@@ -59,6 +59,38 @@ it('a sound at rest that takes off: its pace before counts as a post a day', () 
 	});
 });
 
+it('an exact doubling shown rounded is a breakout, whichever way the rounding fell', () => {
+	// 2,000 then 4,000 a day, shown to 100: the shown paces read 1.9 or 2.1 times.
+	expect(life([20_000, 22_100, 26_000])).toMatchObject({ acceleration: 1.86, breakout: true });
+	expect(life([20_100, 22_000, 26_100])).toMatchObject({ acceleration: 2.16, breakout: true });
+	// The multiple past what rounding can explain: the most 3,600 can be is under twice the least
+	// 2,000 can be; at 3,700 it is twice.
+	expect(life([20_000, 22_000, 25_700]).breakout).toBe(true);
+	expect(life([20_000, 22_000, 25_600]).breakout).toBe(false);
+	// Rounding may take a fifth off the multiple, no more: the least 1,700 can be (1,600) is 1.6
+	// times the most 900 can be; 1,699 (1,599) is not.
+	expect(life([20_000, 20_900, 22_600]).breakout).toBe(true);
+	expect(life([20_000, 20_900, 22_599]).breakout).toBe(false);
+	// Shown 2 times: 1.2M, 1.5M, 2.1M, yet it may be a sound at 30 % a day (1.205M, 1.599M, 2.112M).
+	expect(life([1_200_000, 1_500_000, 2_100_000])).toMatchObject({
+		acceleration: 2,
+		breakout: false,
+	});
+});
+
+it("Min Posts per Day against the pace as shown (the item's postsPerDay)", () => {
+	expect(life([20_000, 20_400, 21_400]).breakout).toBe(true);
+	expect(life([20_000, 20_400, 21_399]).breakout).toBe(false);
+});
+
+it('at Min Acceleration 1, a pace rounding cannot say rose is no breakout', () => {
+	const any = { minAcceleration: 1, minPostsPerDay: 1000 };
+	expect(life([123_400, 133_400, 143_400], DAY, any).breakout).toBe(false);
+	// It must rise for sure: the least 10,200 can be is the most 10,000 can be, no more.
+	expect(life([123_400, 133_400, 143_600], DAY, any).breakout).toBe(false);
+	expect(life([123_400, 133_400, 143_601], DAY, any).breakout).toBe(true);
+});
+
 it('a rounded count that steps once (1.2M → 1.3M) at a constant pace is no breakout, nor accelerating', () => {
 	expect(life([1_200_000, 1_200_000, 1_300_000])).toMatchObject({
 		breakout: false,
@@ -66,8 +98,8 @@ it('a rounded count that steps once (1.2M → 1.3M) at a constant pace is no bre
 	});
 	// Into the millions: "1.0M" may be up to 1,099,999, so the larger step (100,000) counts.
 	expect(life([900_000, 905_000, 1_000_000])).toMatchObject({ breakout: false, stage: 'steady' });
-	// Shown to 100: one step more or less on a pace of thousands says nothing either.
-	expect(life([123_400, 125_400, 129_400]).breakout).toBe(false);
+	// Shown to 100: one step more on a pace of thousands says nothing either.
+	expect(life([123_400, 125_400, 127_500])).toMatchObject({ breakout: false, stage: 'steady' });
 	// Past what the steps can explain: 1.2M, 1.2M, 1.5M is at least 200,000 posts a day.
 	expect(life([1_200_000, 1_200_000, 1_500_000])).toMatchObject({
 		stage: 'breakout',
