@@ -10,7 +10,7 @@ import { triggerFields } from './description';
 import { pollTrends } from './trendPoll';
 
 export class SoundSearchTrigger implements INodeType {
-	// The credential's Test button (nodes/shared/credentialTest.ts), named by `testedBy` below.
+	// The credential's test, run when it is saved or opened (nodes/shared/credentialTest.ts), named by `testedBy` below.
 	methods = { credentialTest: { soundSearchApiTest: testSoundSearchApi } };
 
 	description: INodeTypeDescription = {
