@@ -35,6 +35,7 @@ const RUNS = {
 		'npm run --silent reference-service',
 	],
 	'bash scripts/queue-env.sh up': ['test/nightly/queueEnv.test.js', 'bash scripts/queue-env.sh up'],
+	'bash bench/queue.sh': ['test/nightly/benchQueue.test.js', 'bash bench/queue.sh'],
 	'bash scripts/queue-env.sh install': [
 		'test/harness/queue/prerequisites.js',
 		'queue-env.sh install',
