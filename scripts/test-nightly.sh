@@ -12,7 +12,7 @@ prepare
 echo "== waiting for the pinned n8n 2.x and 1.x" && until_installed 2.x && until_installed 1.x
 collect n8n-installs
 collect debian-packages
-echo "== the nightly layer: benchmark smoke, Stryker, error shapes, queue-env, growth window, pictures"
+echo "== the nightly layer: benchmark smoke and queue measurement, Stryker, error shapes, queue-env, growth window, pictures"
 # Through layer.sh itself: its npm script name is this tier's (npm run test:nightly).
 timed nightly bash scripts/layer.sh nightly --json --outputFile="$results/nightly.json" || failed+=(nightly)
 [ "${#failed[@]}" = 0 ] || { echo "failed: ${failed[*]}"; exit 1; }
