@@ -7,6 +7,7 @@
 // seconds, rounded up). Counters a test can read. Size 0 means no bucket.
 
 const { rateLimited, check } = require('./answers');
+const { resetLimit } = require('./quota');
 
 /**
  * Reads "20:10/s" (the --bucket flag: size 20, 10 tokens back a second) as {size,
@@ -70,13 +71,7 @@ function createBucket(initial = {}) {
 		return rateLimited(message, { 'Retry-After': String(seconds) });
 	}
 
-	function reset() {
-		Object.assign(settings, started);
-		perKey.clear();
-		counters.accepted = 0;
-		counters.refused = 0;
-	}
-
+	const reset = () => resetLimit(settings, started, perKey, counters);
 	const report = () => ({ ...settings, ...counters });
 	return { settings, configure, admit, reset, report };
 }

@@ -89,15 +89,17 @@ function createQuota(initial = {}) {
 		});
 	}
 
-	function reset() {
-		Object.assign(settings, started);
-		perKey.clear();
-		counters.accepted = 0;
-		counters.refused = 0;
-	}
-
+	const reset = () => resetLimit(settings, started, perKey, counters);
 	const report = () => ({ ...settings, ...counters });
 	return { settings, configure, admit, headers, reset, report };
 }
 
-module.exports = { createQuota, parseQuota };
+/** A limit mode (quota, bucket) back to its first settings, every key's use and its counters gone. */
+function resetLimit(settings, started, perKey, counters) {
+	Object.assign(settings, started);
+	perKey.clear();
+	counters.accepted = 0;
+	counters.refused = 0;
+}
+
+module.exports = { createQuota, parseQuota, resetLimit };
