@@ -132,7 +132,7 @@ const KINDS = {
 		flag: IN_REPORTED_BREAKOUT,
 		holds: (sound: Found) => sound.life().breakout,
 		order: (a: Found, b: Found) =>
-			b.life().strength - a.life().strength ||
+			(b.life().acceleration ?? 0) - (a.life().acceleration ?? 0) ||
 			(b.growth.postsPerDay ?? 0) - (a.growth.postsPerDay ?? 0),
 	},
 };

@@ -17,8 +17,6 @@ export interface Life {
 	acceleration: number | null;
 	stage: Stage | null;
 	breakout: boolean;
-	/** What breakouts are ordered by: `acceleration` as the item shows it (0: too young). */
-	strength: number;
 }
 
 const SECONDS_PER_DAY = 86400;
@@ -73,7 +71,6 @@ export function lifeOf(
 		acceleration,
 		stage: stageOf(breakout, latest, earlier),
 		breakout,
-		strength: acceleration,
 	};
 }
 
@@ -82,7 +79,6 @@ const unknown = (stage: 'new' | null): Life => ({
 	acceleration: null,
 	stage,
 	breakout: false,
-	strength: 0,
 });
 
 /**

@@ -31,7 +31,6 @@ it('a pace more than doubled, and at least Min Posts per Day: a breakout', () =>
 		acceleration: 2.5,
 		stage: 'breakout',
 		breakout: true,
-		strength: 2.5,
 	});
 });
 
