@@ -199,13 +199,14 @@ export class Limiter {
 			}
 			const wave = { seq: this.nextSeq, at: now, windowMs: waitMs, start };
 			if (start.inFlight > this.safe) {
-				if (start.seq >= this.capSeq) this.capAt(start, wave);
+				this.capAt(start, wave);
 			} else if (start.seq >= this.rateSeq && !this.quota) {
 				this.reading = wave;
 				this.rateSeq = wave.seq;
 			}
 		} else if (answer.status !== undefined && answer.status < 500) {
-			this.safe = Math.max(this.safe, start.inFlight);
+			// Not a call let out before refusals last showed the cap: a burst's count held unsent calls.
+			if (start.seq >= this.capSeq) this.safe = Math.max(this.safe, start.inFlight);
 			// While probing, AIMD's additive increase: one more for an answer while the limit is in use.
 			const hi = this.inflightHi;
 			if (hi !== undefined && now >= this.probeAt && this.inFlight * 2 >= hi) {
@@ -214,11 +215,15 @@ export class Limiter {
 		}
 	}
 
-	/** BBR: refusals begin above this many in flight. A refused probe spaces the next one. */
+	/**
+	 * BBR: refusals begin above this many in flight, the fewest any refusal was sent with (a busy
+	 * n8n reads them out of order). A refused probe spaces the next one, once a wave.
+	 */
 	private capAt(start: Start, wave: Wave) {
-		if (this.inflightHi !== undefined) this.probeAt = wave.at + wave.windowMs * PROBE_SPACING;
-		this.inflightHi = Math.max(1, start.inFlight - 1);
-		this.capSeq = wave.seq;
+		const fresh = start.seq >= this.capSeq && this.inflightHi !== undefined;
+		if (fresh) this.probeAt = wave.at + wave.windowMs * PROBE_SPACING;
+		this.inflightHi = Math.min(this.inflightHi ?? Infinity, Math.max(1, start.inFlight - 1));
+		this.capSeq = Math.max(this.capSeq, wave.seq);
 	}
 
 	/**
