@@ -8,9 +8,8 @@ import { RunStopped, type FailedCall } from './errors';
 // 2. The send rate: as the service states it (IETF RateLimit draft-11/-8, X-RateLimit-*), not
 //    learnt; else learnt without end by the AWS SDKs' adaptive retry mode (botocore adaptive.py,
 //    aws-sdk-js-v3 DefaultRateLimiter): a token bucket off until the first throttle, CUBIC's rate.
-// A refusal sent with no more calls in flight than a count already answered is the rate's, with
-// more the cap's. A Retry-After closes both. One Limiter per service (credential and Base URL) in
-// this n8n process, shared by its runs and executions. Plain values.
+// A refusal sent with no more in flight than a count answered is the rate's, with more the cap's.
+// A Retry-After closes both. One Limiter per service (credential, Base URL) in a process.
 
 /** The headers of an answer, names lower-case (as n8n's HTTP helper gives them). */
 export type Headers = Record<string, unknown>;
@@ -36,7 +35,6 @@ const DEFAULT_RETRY_MS = 1000;
 const STARTS_KEPT = 2000;
 /** Services remembered in this process, the least recently used forgotten first. */
 const SERVICES_KEPT = 100;
-
 const DROPPED_CODES = new Set(['ECONNRESET', 'ECONNREFUSED']);
 
 /** A call let through: its order, when, and the calls in flight with it (itself included). */
@@ -57,7 +55,7 @@ export class Limiter {
 	private safe = 0;
 	/** No probe above inflight_hi before this. */
 	private probeAt = 0;
-	/** A gate is lowered once a wave: by refusals of calls sent after its last lowering. */
+	/** Calls sent before these were out at a gate's last lowering (one wave). */
 	private capSeq = 0;
 	private rateSeq = 0;
 	/** The rate is read once a throttle's Retry-After has passed: its wave's refusals are in. */
@@ -204,9 +202,9 @@ export class Limiter {
 				this.reading = wave;
 				this.rateSeq = wave.seq;
 			}
-		} else if (answer.status !== undefined && answer.status < 500) {
-			// Not a call let out before refusals last showed the cap: a burst's count held unsent calls.
-			if (start.seq >= this.capSeq) this.safe = Math.max(this.safe, start.inFlight);
+		} else if (answer.status !== undefined && answer.status < 500 && start.seq >= this.capSeq) {
+			// Only calls let out since refusals last showed the cap: a burst's count held unsent calls.
+			this.safe = Math.max(this.safe, start.inFlight);
 			// While probing, AIMD's additive increase: one more for an answer while the limit is in use.
 			const hi = this.inflightHi;
 			if (hi !== undefined && now >= this.probeAt && this.inFlight * 2 >= hi) {
@@ -215,13 +213,10 @@ export class Limiter {
 		}
 	}
 
-	/**
-	 * BBR: refusals begin above this many in flight, the fewest any refusal was sent with (a busy
-	 * n8n reads them out of order). A refused probe spaces the next one, once a wave.
-	 */
+	/** BBR: refusals begin above the fewest calls in flight any was sent with, read in any order. */
 	private capAt(start: Start, wave: Wave) {
-		const fresh = start.seq >= this.capSeq && this.inflightHi !== undefined;
-		if (fresh) this.probeAt = wave.at + wave.windowMs * PROBE_SPACING;
+		const probe = start.seq >= this.capSeq && this.inflightHi !== undefined;
+		if (probe) this.probeAt = wave.at + wave.windowMs * PROBE_SPACING;
 		this.inflightHi = Math.min(this.inflightHi ?? Infinity, Math.max(1, start.inFlight - 1));
 		this.capSeq = Math.max(this.capSeq, wave.seq);
 	}
