@@ -38,7 +38,7 @@ const SERVICES_KEPT = 100;
 const DROPPED_CODES = new Set(['ECONNRESET', 'ECONNREFUSED']);
 
 /** A call let through: its order, when, and the calls in flight with it (itself included). */
-type Start = { seq: number; at: number; inFlight: number; appLimited?: boolean };
+type Start = { seq: number; at: number; inFlight: number; gated: boolean; appLimited?: boolean };
 type Waiter = { maxInFlight: number; start: (granted: Start) => void };
 
 /** The learnt rate: CUBIC's W_max (calls a second), when it was read, the last call it let out. */
@@ -164,7 +164,8 @@ export class Limiter {
 	}
 
 	private take(now: number): Start {
-		const start = { seq: this.nextSeq++, at: now, inFlight: ++this.inFlight };
+		const gated = this.inflightHi !== undefined;
+		const start = { seq: this.nextSeq++, at: now, inFlight: ++this.inFlight, gated };
 		if (this.rate) this.rate.sentAt = now;
 		this.starts.push(start);
 		if (this.starts.length > STARTS_KEPT) this.starts.shift();
@@ -202,8 +203,9 @@ export class Limiter {
 				this.reading = wave;
 				this.rateSeq = wave.seq;
 			}
-		} else if (answer.status !== undefined && answer.status < 500 && start.seq >= this.capSeq) {
-			// Only calls let out since refusals last showed the cap: a burst's count held unsent calls.
+		} else if (answer.status !== undefined && answer.status < 500) {
+			// A call let out before inflight_hi was first read tells nothing after: n8n sends a burst late.
+			if (!start.gated && this.inflightHi !== undefined) return;
 			this.safe = Math.max(this.safe, start.inFlight);
 			// While probing, AIMD's additive increase: one more for an answer while the limit is in use.
 			const hi = this.inflightHi;
