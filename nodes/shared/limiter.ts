@@ -3,8 +3,7 @@ import { RunStopped, type FailedCall } from './errors';
 
 // The pace of the calls to one service: two gates that keep adapting, each by a published rule.
 // 1. Calls in flight, by BBR's `inflight_hi` (draft-ietf-ccwg-bbr): cruise where refusals began,
-//    probe one above it once a refused probe's cost is a few percent of the time since, and grow
-//    while probes are answered (Netflix concurrency-limits AIMDLimit's additive increase).
+//    probe one above it a few percent of the time, grow while probes are answered (Netflix AIMD).
 // 2. The send rate: as the service states it (IETF RateLimit draft-11/-8, X-RateLimit-*), not
 //    learnt; else learnt without end by the AWS SDKs' adaptive retry mode (botocore adaptive.py,
 //    aws-sdk-js-v3 DefaultRateLimiter): a token bucket off until the first throttle, CUBIC's rate.
@@ -37,7 +36,7 @@ const STARTS_KEPT = 2000;
 const SERVICES_KEPT = 100;
 const DROPPED_CODES = new Set(['ECONNRESET', 'ECONNREFUSED']);
 
-/** A call let through: its order, when, and the calls in flight with it (itself included). */
+/** A call let out: its order, when, the calls in flight with it (itself too), if a cap was known. */
 type Start = { seq: number; at: number; inFlight: number; gated: boolean; appLimited?: boolean };
 type Waiter = { maxInFlight: number; start: (granted: Start) => void };
 
@@ -60,7 +59,6 @@ export class Limiter {
 	private rateSeq = 0;
 	/** The rate is read once a throttle's Retry-After has passed: its wave's refusals are in. */
 	private reading: Wave | undefined;
-	/** A stated quota, paced to as stated. */
 	private quota: { limit: number; windowMs: number } | undefined;
 	private rate: Rate | undefined;
 	private closedUntil = 0;

@@ -94,7 +94,7 @@ describe('the gate on calls in flight (inflight_hi)', () => {
 		expect(await grantedWithin(limiter, 1000, 3)).toBe(false);
 	});
 
-	it('a refusal above every count answered is the cap: inflight_hi under the fewest in flight of a wave\'s refusals, read in any order', async () => {
+	it("a refusal above every count answered is the cap: inflight_hi under the fewest in flight of a wave's refusals, read in any order", async () => {
 		const limiter = new Limiter(40);
 		const wave = await take(limiter, 6);
 		for (const permit of wave.slice(0, 3)) permit.done(ok);
@@ -103,6 +103,22 @@ describe('the gate on calls in flight (inflight_hi)', () => {
 		wave[3].done(tooMany({ 'retry-after': '0' }));
 		wave[5].done({ code: 'ECONNRESET' });
 		expect(limiter.state()).toMatchObject({ inflightHi: 3, rate: undefined });
+	});
+
+	it("a burst's answers after its refusals show nothing: a call counted 6th may have gone out last", async () => {
+		const limiter = new Limiter(40);
+		const burst = await take(limiter, 6);
+		burst[4].done(tooMany({ 'retry-after': '0' }));
+		// n8n sent the 6th before the 5th: taken, yet 6 were never in flight at the service.
+		for (const permit of [burst[5], ...burst.slice(0, 4)]) permit.done(ok);
+		expect(limiter.state().inflightHi).toBe(4);
+		// So a probe refused with 5 in flight is the cap again, not the rate.
+		const wave = await take(limiter, 5);
+		wave[4].done(tooMany({ 'retry-after': '0' }));
+		expect(limiter.state()).toMatchObject({ inflightHi: 4, rate: undefined });
+		for (const permit of wave.slice(0, 4)) permit.done(ok);
+		await jest.advanceTimersByTimeAsync(0);
+		expect(limiter.state().rate).toBeUndefined();
 	});
 
 	it('cruises at inflight_hi; a refused probe above it waits 20 Retry-Afters for the next', async () => {
@@ -130,8 +146,8 @@ describe('the gate on calls in flight (inflight_hi)', () => {
 		wave[3].done(tooMany({ 'retry-after': '0' }));
 		expect(limiter.state().inflightHi).toBe(3);
 		const more = await take(limiter, 2, 6);
-		// Answered with 3 and 2 in flight: one more each; with 1 and none: no more.
-		for (const permit of [more[0], wave[1], wave[2], more[1]]) permit.done(ok);
+		// Answered with 3 and 2 still in flight: one more each; the first burst's own: none.
+		for (const permit of [more[0], more[1], wave[1], wave[2]]) permit.done(ok);
 		expect(limiter.state().inflightHi).toBe(5);
 		for (const permit of await take(limiter, 6, 6)) permit.done(ok);
 		expect(limiter.state().inflightHi).toBe(6);
