@@ -202,8 +202,8 @@ export class Limiter {
 				this.rateSeq = wave.seq;
 			}
 		} else if (answer.status !== undefined && answer.status < 500) {
-			// A call let out before inflight_hi was first read tells nothing after: n8n sends a burst late.
-			if (!start.gated && this.inflightHi !== undefined) return;
+			// Only a call let out under a known inflight_hi: n8n sends a burst over hundreds of ms.
+			if (!start.gated) return;
 			this.safe = Math.max(this.safe, start.inFlight);
 			// While probing, AIMD's additive increase: one more for an answer while the limit is in use.
 			const hi = this.inflightHi;
