@@ -105,12 +105,13 @@ describe('the gate on calls in flight (inflight_hi)', () => {
 		expect(limiter.state()).toMatchObject({ inflightHi: 3, rate: undefined });
 	});
 
-	it("a burst's answers after its refusals show nothing: a call counted 6th may have gone out last", async () => {
+	it("a first burst's answers show nothing, read before its refusals or after: a call counted 6th may have gone out first", async () => {
 		const limiter = new Limiter(40);
 		const burst = await take(limiter, 6);
-		burst[4].done(tooMany({ 'retry-after': '0' }));
 		// n8n sent the 6th before the 5th: taken, yet 6 were never in flight at the service.
-		for (const permit of [burst[5], ...burst.slice(0, 4)]) permit.done(ok);
+		burst[5].done(ok);
+		burst[4].done(tooMany({ 'retry-after': '0' }));
+		for (const permit of burst.slice(0, 4)) permit.done(ok);
 		expect(limiter.state().inflightHi).toBe(4);
 		// So a probe refused with 5 in flight is the cap again, not the rate.
 		const wave = await take(limiter, 5);
@@ -167,18 +168,26 @@ describe('the learnt rate (CUBIC, as the AWS SDKs)', () => {
 	/** W_max 5/s, K = ∛(W_max × (1 − β) / C) seconds. */
 	const K = Math.cbrt((5 * 0.3) / 0.4);
 
+	/** When throttled() has the rate's refusal. */
+	const REFUSED_AT = 1100;
+
 	/**
-	 * Five calls answered, then at 100 ms one refused with no more in flight (the rate's) and one of
-	 * its wave; a call once the Retry-After has passed reads the rate.
+	 * A cap read from a first burst (its 6th refused); five calls under it answered a second later
+	 * (shown safe); 100 ms on, one refused with fewer in flight (the rate's) and one of its wave; a
+	 * call once the Retry-After has passed reads the rate.
 	 */
 	async function throttled() {
 		const limiter = new Limiter(100);
+		const burst = await take(limiter, 6);
+		burst[5].done(tooMany({ 'retry-after': '1' }));
+		for (const permit of burst.slice(0, 5)) permit.done(ok);
+		await jest.advanceTimersByTimeAsync(1000);
 		for (const permit of await take(limiter, 5)) permit.done(ok);
 		await jest.advanceTimersByTimeAsync(100);
 		const [refused, late] = await take(limiter, 2);
 		refused.done(tooMany({ 'retry-after': '1' }));
 		late.done(tooMany({ 'retry-after': '1' }));
-		expect(limiter.state()).toMatchObject({ inflightHi: undefined, rate: undefined });
+		expect(limiter.state().rate).toBeUndefined();
 		await jest.advanceTimersByTimeAsync(1000);
 		(await take(limiter, 1))[0].done(ok);
 		return limiter;
@@ -188,7 +197,7 @@ describe('the learnt rate (CUBIC, as the AWS SDKs)', () => {
 		const limiter = await throttled();
 		// A second after the refusal: C·(1 − K)³ + W_max.
 		expect(limiter.state().rate).toBeCloseTo(5 + 0.4 * (1 - K) ** 3, 5);
-		expect(limiter.state(100).rate).toBeCloseTo(0.7 * 5, 5);
+		expect(limiter.state(REFUSED_AT).rate).toBeCloseTo(0.7 * 5, 5);
 		await jest.advanceTimersByTimeAsync(1000);
 		expect(limiter.state().rate).toBe(5);
 	});
@@ -198,7 +207,7 @@ describe('the learnt rate (CUBIC, as the AWS SDKs)', () => {
 		await jest.advanceTimersByTimeAsync(20_000);
 		expect(limiter.state().rate).toBe(5);
 		await jest.advanceTimersByTimeAsync(3000);
-		const t = (Date.now() - 100) / 1000;
+		const t = (Date.now() - REFUSED_AT) / 1000;
 		expect(limiter.state().rate).toBeCloseTo(5 + 0.4 * (t - K - 20) ** 3, 5);
 	});
 
