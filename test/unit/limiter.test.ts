@@ -154,6 +154,28 @@ describe('the gate on calls in flight (inflight_hi)', () => {
 		expect(limiter.state().inflightHi).toBe(6);
 	});
 
+	it('a server error (500) shows no count safe', async () => {
+		const limiter = new Limiter(40);
+		const burst = await take(limiter, 3);
+		burst[2].done(tooMany({ 'retry-after': '0' }));
+		for (const permit of burst.slice(0, 2)) permit.done(ok);
+		// Under inflight_hi 2: a 500 with 2 in flight, an answer with 1.
+		const [one, two] = await take(limiter, 2);
+		two.done({ status: 500 });
+		one.done(ok);
+		// So a refusal with 2 in flight is above the count shown safe: the cap's.
+		const [, refused] = await take(limiter, 2);
+		refused.done(tooMany({ 'retry-after': '0' }));
+		expect(limiter.state()).toMatchObject({ inflightHi: 1, rate: undefined });
+	});
+
+	it('a dropped connection is read as a refusal of the cap, without closing the gates', async () => {
+		const limiter = new Limiter(40);
+		const [, dropped] = await take(limiter, 2);
+		dropped.done({ code: 'ECONNRESET' });
+		expect(limiter.state()).toMatchObject({ inflightHi: 1, closedForMs: 0 });
+	});
+
 	it("a run with a larger Max Calls in Flight raises the ceiling; a permit's answer counts once", async () => {
 		const limiter = new Limiter(2);
 		const [permit] = await take(limiter, 4, 4);
