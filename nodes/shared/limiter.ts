@@ -205,9 +205,9 @@ export class Limiter {
 			// Only a call let out under a known inflight_hi: n8n sends a burst over hundreds of ms.
 			if (!start.gated) return;
 			this.safe = Math.max(this.safe, start.inFlight);
-			// While probing, AIMD's additive increase: one more for an answer while the limit is in use.
-			const hi = this.inflightHi;
-			if (hi !== undefined && now >= this.probeAt && this.inFlight * 2 >= hi) {
+			// Probing, AIMD: one more an answer while the limit is in use and calls wait (BBR).
+			const hi = this.inflightHi ?? Infinity;
+			if (now >= this.probeAt && this.inFlight * 2 >= hi && this.queue.length > 0) {
 				this.inflightHi = Math.min(this.ceiling, Math.max(hi, start.inFlight) + 1);
 			}
 		}

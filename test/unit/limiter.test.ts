@@ -140,17 +140,21 @@ describe('the gate on calls in flight (inflight_hi)', () => {
 		await expectGrantedAfter(limiter, 18_900, 200);
 	});
 
-	it('grows while probing by one an answer while half of it is in use, up to Max Calls in Flight', async () => {
+	it('grows while probing by one an answer while half of it is in use and calls wait, up to Max Calls in Flight', async () => {
 		const limiter = new Limiter(6);
 		const wave = await take(limiter, 4, 6);
 		wave[0].done(ok);
 		wave[3].done(tooMany({ 'retry-after': '0' }));
 		expect(limiter.state().inflightHi).toBe(3);
 		const more = await take(limiter, 2, 6);
-		// Answered with 3 and 2 still in flight: one more each; the first burst's own: none.
-		for (const permit of [more[0], more[1], wave[1], wave[2]]) permit.done(ok);
+		// No call waits: the answer shows no need of more (BBR's application-limited sample).
+		more[0].done(ok);
+		expect(limiter.state().inflightHi).toBe(3);
+		const waiting = Array.from({ length: 8 }, async () => await limiter.acquire(6));
+		// Calls wait: one more for an answer with 3 in flight; the first burst's own: none.
+		for (const permit of [more[1], wave[1], wave[2]]) permit.done(ok);
 		expect(limiter.state().inflightHi).toBe(5);
-		for (const permit of await take(limiter, 6, 6)) permit.done(ok);
+		for (const permit of await Promise.all(waiting.slice(0, 6))) permit.done(ok);
 		expect(limiter.state().inflightHi).toBe(6);
 	});
 
