@@ -22,6 +22,8 @@ const USAGE = `Usage: npm run bench -- [options], or node bench/run.js [options]
                           only, without headers; 3 flooded runs a latency), for a run of the
                           quota cases in about 20 minutes; the report says so
   --cases LIST            the moving phase's cases, of ${MOVING_CASES.join(',')} (default all)
+  --later-after S         the moving phase's later runs start S seconds after the run before
+                          (default: one window of its 10/s quota, 1 s; a schedule's runs: more)
   --raw FILE              where to keep the results (default .cache/bench/last-results.json;
                           smoke-results.json with --smoke)
   --rounds N              timing rounds (default 40)
@@ -95,7 +97,9 @@ function readOptions(argv) {
 		smoke: flag,
 		reduced: flag,
 		help: flag,
-		...Object.fromEntries(['rounds', 'warmup', 'out', 'raw', 'tarball'].map((k) => [k, string])),
+		...Object.fromEntries(
+			['rounds', 'warmup', 'out', 'raw', 'tarball', 'later-after'].map((k) => [k, string]),
+		),
 		cases: { ...string, default: MOVING_CASES.join(',') },
 		'max-load': { ...string, default: '0.7' },
 		'wait-load-seconds': string,
@@ -124,6 +128,7 @@ function readOptions(argv) {
 		),
 		maxLoad: Number(v['max-load']),
 		waitLoadSeconds: int(v['wait-load-seconds'], v.smoke ? 0 : 600),
+		laterAfterMs: v['later-after'] === undefined ? undefined : int(v['later-after'], 1) * 1000,
 		deadlineMs: Number(v.smoke ? DEADLINE_MINUTES.smoke : v['deadline-minutes']) * 60_000,
 		tarball: v.tarball ? path.resolve(v.tarball) : undefined,
 		phases: list(v.phases),

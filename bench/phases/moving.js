@@ -24,11 +24,14 @@ const OTHER = { perSecond: 5, prefix: 'other client kw' };
 const BUCKET = { size: 20, refillPerSecond: 10 };
 const RUNS = 3;
 
+/** A later run comes one window after the one before, or as `--later-after` says. */
+const laterAfterMs = (ctx) => ctx.options.laterAfterMs ?? QUOTA.windowMs;
+
 /** `RUNS` runs of the node on `slot`, each set up (and sized) by `setupOf(run)`. */
 async function runsInRow(ctx, slot, setupOf, sizeOf) {
 	const runs = [];
 	for (let run = 1; run <= RUNS; run++) {
-		if (run > 1) await sleep(QUOTA.windowMs);
+		if (run > 1) await sleep(laterAfterMs(ctx));
 		const setup = { slot, role: run === 1 ? 'first' : 'later', latencyMs: LATENCY_MS };
 		runs.push({ run, ...(await C.freshRun(ctx, { ...setup, ...setupOf(run) }, sizeOf(run))) });
 	}
@@ -55,7 +58,7 @@ async function stopped(ctx, size) {
 	const otherRefused = (outcomes.rate_limited ?? 0) - first.refused;
 	runs.push({ run: 1, ...first, other: { ...OTHER, sent, refused: otherRefused } });
 	for (let run = 2; run <= RUNS; run++) {
-		await sleep(QUOTA.windowMs);
+		await sleep(laterAfterMs(ctx));
 		runs.push({ run, ...(await C.freshRun(ctx, { ...setup, role: 'later' }, size.later)) });
 	}
 	return { quota: C.quotaName(QUOTA), other: OTHER, runs };
