@@ -37,14 +37,19 @@ function intro(results, part = '') {
 /** A run that left phases out or ran at reduced sizes says so, plainly, under the title. */
 function scope({ options }) {
 	const left = ALL_PHASES.filter((p) => !options.phases.includes(p));
-	if (!options.reduced && left.length === 0) return '';
+	const gap = options.laterAfterMs;
+	if (!options.reduced && left.length === 0 && gap === undefined) return '';
 	const reduced = options.reduced
 		? ' The keyword-list and quota phases ran at **reduced sizes** (`--reduced`: one round of the no-limit comparison, 200 keywords capped at 4, 10/s with 200 keywords in every run, 60/min at 150 ms only and without headers, 3 flooded runs a latency instead of 10).'
 		: '';
 	const notRun = left.length
 		? ` Phases not run: ${left.join(', ')}; their rows say "not measured", and their last figures are in this file's git history (\`git log -p -- BENCHMARKS.md\`).`
 		: '';
-	return `**A partial run**: phases ${options.phases.join(', ')}.${reduced}${notRun}`;
+	const later =
+		gap === undefined
+			? ''
+			: ` The moving phase's later runs came ${gap / 1000} s after the one before (\`--later-after\`), not one window.`;
+	return `**A partial run**: phases ${options.phases.join(', ')}.${reduced}${later}${notRun}`;
 }
 
 function conditions({ quiet, options, machine, phases }) {

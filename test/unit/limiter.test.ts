@@ -151,7 +151,7 @@ describe('the gate on calls in flight (inflight_hi)', () => {
 		more[0].done(ok);
 		expect(limiter.state().inflightHi).toBe(3);
 		const waiting = Array.from({ length: 8 }, async () => await limiter.acquire(6));
-		// Calls wait: one more for an answer with 3 in flight; the first burst's own: none.
+		// Calls wait: the probe, sent with 4 in flight, answered: one above it; the first burst's: none.
 		for (const permit of [more[1], wave[1], wave[2]]) permit.done(ok);
 		expect(limiter.state().inflightHi).toBe(5);
 		for (const permit of await Promise.all(waiting.slice(0, 6))) permit.done(ok);
