@@ -15,7 +15,7 @@ export const REVOKED_KEY = 'dummy-revoked-key-2b8e41';
 export type ReferenceService = Awaited<ReturnType<typeof startReferenceService>>;
 
 /** One call as the service's ledger has it (the fields the tests read). */
-export type LedgerRequest = Record<'path' | 'platform' | 'outcome', string> &
+export type LedgerRequest = Record<'at' | 'path' | 'platform' | 'outcome', string> &
 	Record<'q' | 'limit' | 'cursor' | 'authorization', string | null> & {
 		status: number | null;
 		creditsCharged: number;
