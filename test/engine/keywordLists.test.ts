@@ -130,6 +130,20 @@ describe('no paid call once the run is doomed', () => {
 		expect(queriesOf(await calls()).sort()).toEqual(['kw0', 'kw1', 'kw2']);
 	});
 
+	it('a call queued at the gate a 429 shut is dropped: the run fails with its 402 at once, not after the Retry-After', async () => {
+		await service().injectFaults([
+			{ match: { query: 'kw0' }, response: { status: 429, headers: { 'Retry-After': '10' } } },
+			{ match: { query: 'kw1' }, response: { status: 402, delayMs: 300 } },
+		]);
+		const started = Date.now();
+		// Two at a time: kw2 waits for the limiter's gate, which kw0's refusal shuts for 10 s.
+		const run = await searchKeywords(3, { maxInFlight: 2, rateLimitWait: 30 });
+
+		expect(run.error?.message).toMatch(/402/);
+		expect(Date.now() - started).toBeLessThan(5000);
+		expect(queriesOf(await calls()).sort()).toEqual(['kw0', 'kw1']);
+	});
+
 	it('a call in flight that fails after the first failure does not replace its error', async () => {
 		await service().injectFaults([
 			{ match: { query: 'kw0' }, response: { status: 403, delayMs: 400 } },
