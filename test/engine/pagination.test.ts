@@ -36,6 +36,7 @@ describe('Limit spends only the calls it needs', () => {
 		['larger than a page', 120, {}, ['50', '50', '20']],
 		['with a page size above the service maximum', 70, { pageSize: 100 }, ['70', '20']],
 		['with a smaller page size, one call per page', 25, { pageSize: 10 }, ['10', '10', '5']],
+		['filled on the last page Max Pages allows', 100, { maxPages: 2 }, ['50', '50']],
 		['larger than all 45 matches: every one, in one call', 500, {}, ['50'], 45],
 	])('limit %s (%i)', async (_case, limit, options, pageLimits, matches = 1000) => {
 		await withMatches('piano', matches);
